@@ -1,0 +1,353 @@
+package io.isowatch.checker.history;
+
+import it.unimi.dsi.fastutil.bytes.ByteArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap;
+import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+
+/**
+ * A history: sessions of transactions, each a program-ordered list of operations with a status.
+ *
+ * <p>Stored column by column on primitive arrays so that a history of 10^6 transactions with 8
+ * operations each fits in a few hundred MiB. Keys and sessions are interned to dense ints ({@code
+ * 0..keyCount()-1}, {@code 0..sessionCount()-1}); transactions are numbered densely in the order
+ * they were appended ({@code 0..txnCount()-1}); operations are numbered densely too and the
+ * operations of one transaction are contiguous, in program order ({@code po}). Session order
+ * ({@code so}) is the order in which a session's transactions were appended.
+ *
+ * <p>The history is append-only: whole transactions are added with {@link #beginTxn}, the
+ * operation methods, then {@link #end}. That is what lets the incremental checkers share it with the
+ * batch ones. It is not thread-safe.
+ *
+ * <p>Values: register values and appended elements are {@code long}s, unique per key (the
+ * data-independence assumption of Biswas &amp; Enea, OOPSLA 2019, and of Elle). {@link #NIL} marks a
+ * read of a key's initial value; {@link #UNKNOWN_VALUE} a read whose result the client never saw.
+ * The {@link WriteIndex} (which operation wrote a value) is maintained as transactions are added.
+ */
+public final class History {
+  /** Value of a register read that returned the key's initial value (no transaction wrote it). */
+  public static final long NIL = Long.MIN_VALUE;
+
+  /** Value of a read whose result is not known (Elle's {@code nil} in an {@code :info} operation). */
+  public static final long UNKNOWN_VALUE = Long.MIN_VALUE + 1;
+
+  private final Object2IntOpenHashMap<String> keyIds = new Object2IntOpenHashMap<>();
+  private final ObjectArrayList<String> keyNames = new ObjectArrayList<>();
+  private final Object2IntOpenHashMap<String> sessionIds = new Object2IntOpenHashMap<>();
+  private final ObjectArrayList<String> sessionNames = new ObjectArrayList<>();
+  private final ObjectArrayList<IntArrayList> sessionTxns = new ObjectArrayList<>();
+
+  private final IntArrayList txnSession = new IntArrayList();
+  private final IntArrayList txnSessionIndex = new IntArrayList();
+  private final LongArrayList txnLabel = new LongArrayList();
+  private final ByteArrayList txnStatus = new ByteArrayList();
+  private final IntArrayList txnOpStart = IntArrayList.wrap(new int[] {0}, 1);
+
+  private final ByteArrayList opKind = new ByteArrayList();
+  private final IntArrayList opKey = new IntArrayList();
+  private final LongArrayList opValue = new LongArrayList();
+  private final IntArrayList opTxn = new IntArrayList();
+  /** List reads: at {@code opValue(op)} the length n, then n elements. */
+  private final LongArrayList listElems = new LongArrayList();
+
+  private final WriteIndex writes = new WriteIndex();
+  private int openTxn = -1;
+
+  /** Creates an empty history. */
+  public History() {
+    keyIds.defaultReturnValue(-1);
+    sessionIds.defaultReturnValue(-1);
+  }
+
+  // ---------------------------------------------------------------- interning
+
+  /**
+   * Interns a key name.
+   *
+   * @param name the key as the source names it (a number, a table row, ...)
+   * @return its dense id, {@code 0..keyCount()-1}
+   */
+  public int key(String name) {
+    int id = keyIds.getInt(name);
+    if (id < 0) {
+      id = keyNames.size();
+      keyIds.put(name, id);
+      keyNames.add(name);
+    }
+    return id;
+  }
+
+  /**
+   * Interns a session name.
+   *
+   * @param name the session (client, process, connection) as the source names it
+   * @return its dense id, {@code 0..sessionCount()-1}
+   */
+  public int session(String name) {
+    int id = sessionIds.getInt(name);
+    if (id < 0) {
+      id = sessionNames.size();
+      sessionIds.put(name, id);
+      sessionNames.add(name);
+      sessionTxns.add(new IntArrayList());
+    }
+    return id;
+  }
+
+  // ---------------------------------------------------------------- appending
+
+  /**
+   * Starts a transaction at the end of its session.
+   *
+   * @param session a session id from {@link #session(String)}
+   * @param label the transaction's name in the source (Plume's or Cobra's transaction id, Elle's
+   *     index); witnesses print it as {@code T<label>}
+   * @return the new transaction's id
+   * @throws IllegalStateException if another transaction is still open
+   * @throws IndexOutOfBoundsException if the session id is unknown
+   */
+  public int beginTxn(int session, long label) {
+    if (openTxn >= 0) {
+      throw new IllegalStateException("transaction T" + txnLabel.getLong(openTxn) + " is still open");
+    }
+    IntArrayList txns = sessionTxns.get(session);
+    int t = txnSession.size();
+    txnSession.add(session);
+    txnSessionIndex.add(txns.size());
+    txns.add(t);
+    txnLabel.add(label);
+    txnStatus.add((byte) TxnStatus.UNKNOWN.ordinal());
+    txnOpStart.add(opKind.size());
+    openTxn = t;
+    return t;
+  }
+
+  /**
+   * Adds {@code read(key) -> value} to the open transaction.
+   *
+   * @param key a key id
+   * @param value the value read, {@link #NIL} for the initial value, {@link #UNKNOWN_VALUE} if not seen
+   * @return the operation id
+   * @throws IllegalStateException if no transaction is open
+   */
+  public int read(int key, long value) {
+    return addOp(OpKind.READ, key, value);
+  }
+
+  /**
+   * Adds {@code write(key, value)} to the open transaction.
+   *
+   * @return the operation id
+   * @throws IllegalStateException if no transaction is open
+   * @throws IllegalArgumentException if {@code value} was already written to {@code key} by another
+   *     operation (values must be unique per key) or is one of the reserved values
+   */
+  public int write(int key, long value) {
+    return addWrite(OpKind.WRITE, key, value);
+  }
+
+  /**
+   * Adds {@code append(key, element)} to the open transaction.
+   *
+   * @return the operation id
+   * @throws IllegalStateException if no transaction is open
+   * @throws IllegalArgumentException if {@code element} was already appended to {@code key}
+   */
+  public int append(int key, long element) {
+    return addWrite(OpKind.APPEND, key, element);
+  }
+
+  /**
+   * Adds {@code read(key) -> [elements[from] .. elements[to-1]]} to the open transaction.
+   *
+   * @param elements the list read, oldest element first
+   * @return the operation id
+   * @throws IllegalStateException if no transaction is open
+   */
+  public int readList(int key, long[] elements, int from, int to) {
+    int op = addOp(OpKind.READ_LIST, key, listElems.size());
+    listElems.add(to - from);
+    listElems.addElements(listElems.size(), elements, from, to - from);
+    return op;
+  }
+
+  /**
+   * Adds a list read whose result the client never saw.
+   *
+   * @return the operation id
+   */
+  public int readListUnknown(int key) {
+    return addOp(OpKind.READ_LIST, key, UNKNOWN_VALUE);
+  }
+
+  /**
+   * Closes the open transaction.
+   *
+   * @param status its outcome
+   * @return the transaction id
+   * @throws IllegalStateException if no transaction is open
+   */
+  public int end(TxnStatus status) {
+    int t = requireOpen();
+    txnStatus.set(t, (byte) status.ordinal());
+    openTxn = -1;
+    return t;
+  }
+
+  private int addWrite(byte kind, int key, long value) {
+    if (value == NIL || value == UNKNOWN_VALUE) {
+      throw new IllegalArgumentException("value " + value + " is reserved");
+    }
+    int prior = writes.writerOf(key, value);
+    if (prior >= 0) {
+      throw new IllegalArgumentException(
+          "value " + value + " written twice to key " + keyName(key) + " (first by T"
+              + txnLabel.getLong(opTxn.getInt(prior)) + "); values must be unique per key");
+    }
+    int op = addOp(kind, key, value);
+    writes.put(key, value, op);
+    return op;
+  }
+
+  private int addOp(byte kind, int key, long value) {
+    int t = requireOpen();
+    if (key < 0 || key >= keyNames.size()) {
+      throw new IndexOutOfBoundsException("unknown key id " + key);
+    }
+    int op = opKind.size();
+    opKind.add(kind);
+    opKey.add(key);
+    opValue.add(value);
+    opTxn.add(t);
+    txnOpStart.set(t + 1, op + 1);
+    return op;
+  }
+
+  private int requireOpen() {
+    if (openTxn < 0) {
+      throw new IllegalStateException("no open transaction");
+    }
+    return openTxn;
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /** @return the number of transactions, including an open one */
+  public int txnCount() {
+    return txnSession.size();
+  }
+
+  /** @return the number of operations */
+  public int opCount() {
+    return opKind.size();
+  }
+
+  /** @return the number of distinct sessions */
+  public int sessionCount() {
+    return sessionNames.size();
+  }
+
+  /** @return the number of distinct keys */
+  public int keyCount() {
+    return keyNames.size();
+  }
+
+  /** @return the key's name in the source */
+  public String keyName(int key) {
+    return keyNames.get(key);
+  }
+
+  /** @return the session's name in the source */
+  public String sessionName(int session) {
+    return sessionNames.get(session);
+  }
+
+  /** @return the transactions of the session in session order ({@code so}); do not modify */
+  public IntArrayList sessionTxns(int session) {
+    return sessionTxns.get(session);
+  }
+
+  /** @return the session of transaction {@code t} */
+  public int sessionOf(int t) {
+    return txnSession.getInt(t);
+  }
+
+  /** @return the position of {@code t} in its session, 0 for the first */
+  public int sessionIndex(int t) {
+    return txnSessionIndex.getInt(t);
+  }
+
+  /** @return the transaction's label in the source (printed as {@code T<label>}) */
+  public long label(int t) {
+    return txnLabel.getLong(t);
+  }
+
+  /** @return the transaction's status ({@link TxnStatus#UNKNOWN} while it is open) */
+  public TxnStatus status(int t) {
+    return TxnStatus.ofOrdinal(txnStatus.getByte(t));
+  }
+
+  /** @return the id of the transaction's first operation */
+  public int opStart(int t) {
+    return txnOpStart.getInt(t);
+  }
+
+  /** @return one past the id of the transaction's last operation */
+  public int opEnd(int t) {
+    return txnOpStart.getInt(t + 1);
+  }
+
+  /** @return the operation's kind, a constant of {@link OpKind} */
+  public byte opKind(int op) {
+    return opKind.getByte(op);
+  }
+
+  /** @return the operation's key id */
+  public int opKey(int op) {
+    return opKey.getInt(op);
+  }
+
+  /**
+   * @return the value written or read ({@link #NIL}, {@link #UNKNOWN_VALUE} possible for reads);
+   *     for {@link OpKind#READ_LIST} use {@link #listLength} and {@link #listElement} instead
+   */
+  public long opValue(int op) {
+    return opValue.getLong(op);
+  }
+
+  /** @return the transaction that holds the operation */
+  public int opTxn(int op) {
+    return opTxn.getInt(op);
+  }
+
+  /** @return whether a {@link OpKind#READ_LIST} operation's result is known */
+  public boolean listKnown(int op) {
+    return opValue.getLong(op) != UNKNOWN_VALUE;
+  }
+
+  /**
+   * @return the length of the list read by a {@link OpKind#READ_LIST} operation with a known result
+   */
+  public int listLength(int op) {
+    return (int) listElems.getLong((int) opValue.getLong(op));
+  }
+
+  /**
+   * @param i position in the list, {@code 0..listLength(op)-1}, oldest first
+   * @return the element at that position
+   */
+  public long listElement(int op, int i) {
+    return listElems.getLong((int) opValue.getLong(op) + 1 + i);
+  }
+
+  /** @return which operation wrote or appended which value, per key */
+  public WriteIndex writes() {
+    return writes;
+  }
+
+  /** @return whether the transaction is committed */
+  public boolean committed(int t) {
+    return txnStatus.getByte(t) == TxnStatus.COMMITTED.ordinal();
+  }
+}

@@ -1,0 +1,29 @@
+package io.isowatch.checker.witness;
+
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.level.Verdict;
+import java.util.List;
+
+/**
+ * Outcome of checking one history at one level.
+ *
+ * @param level the level checked
+ * @param verdict {@link Verdict#VIOLATED} iff {@code violations} is non-empty, unless the check
+ *     could not finish ({@link Verdict#UNKNOWN})
+ * @param violations every violation found, basic-axiom ones first, then cycles (one per strongly
+ *     connected component of the saturated graph)
+ */
+public record CheckResult(Level level, Verdict verdict, List<Violation> violations) {
+  /** Copies the list so that the result is immutable. */
+  public CheckResult {
+    violations = List.copyOf(violations);
+  }
+
+  /**
+   * @return a result with verdict {@link Verdict#CONSISTENT} when {@code violations} is empty and
+   *     {@link Verdict#VIOLATED} otherwise
+   */
+  public static CheckResult of(Level level, List<Violation> violations) {
+    return new CheckResult(level, violations.isEmpty() ? Verdict.CONSISTENT : Verdict.VIOLATED, violations);
+  }
+}

@@ -1,0 +1,33 @@
+package io.isowatch.checker.witness;
+
+import java.util.List;
+
+/**
+ * Evidence for a violation, as data; {@link WitnessRenderer} turns it into words.
+ *
+ * @param txns transaction ids involved, in the order the explanation visits them (for a cycle: the
+ *     cycle's order, starting anywhere)
+ * @param ops operation ids that are the evidence (the offending reads and the writes they saw); may
+ *     be empty for a cycle, whose edges name their keys
+ * @param edges for a cycle, its edges in order, each edge's {@code to} being the next one's {@code
+ *     from} and the last edge's {@code to} the first's {@code from}; empty for a non-cycle anomaly
+ */
+public record Witness(List<Integer> txns, List<Integer> ops, List<Edge> edges) {
+  /** Copies the lists so that the witness is immutable. */
+  public Witness {
+    txns = List.copyOf(txns);
+    ops = List.copyOf(ops);
+    edges = List.copyOf(edges);
+  }
+
+  /** @return the number of inferred {@code co} edges, the cost a checker minimises */
+  public int inferredEdges() {
+    int n = 0;
+    for (Edge e : edges) {
+      if (e.type() == EdgeType.CO) {
+        n++;
+      }
+    }
+    return n;
+  }
+}
