@@ -1,0 +1,360 @@
+package io.isowatch.checker.adya;
+
+import io.isowatch.checker.graph.Components;
+import io.isowatch.checker.graph.Digraph;
+import io.isowatch.checker.graph.PathFinder;
+import io.isowatch.checker.level.Anomaly;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+/**
+ * Finds, in each strongly connected component of the dependency graph, one cycle of each class
+ * asked for, each class searched on its own (Adya, MIT 1999, §3–4; Elle, VLDB 2020, §4.3). A
+ * cycle's class is read from its edges: G0 has only {@code ww} (and {@code so}) edges; G1c also
+ * {@code wr} edges, at least one; G-single exactly one {@code rw}; G-nonadjacent two or more, no two
+ * adjacent on the cycle; G2-item two or more, some two adjacent. Every cycle belongs to exactly one
+ * class. A class is first searched without {@code so} edges and, only when that finds nothing and
+ * session order is on, with them, so a witness holds an {@code so} edge only when it needs one.
+ *
+ * <ul>
+ *   <li>G0, G1c: components of the {@code ww} (resp. non-{@code rw}) subgraph (iterative Tarjan);
+ *       a cycle exists iff one of its {@code ww} (resp. {@code wr}) edges lies inside one; the
+ *       shortest cycle through the first such edge. O(nodes + edges).
+ *   <li>G-single: an {@code rw} edge {@code a -> b} with a non-{@code rw} path {@code b ~> a}.
+ *       Edges inside one non-{@code rw} component close at once; others are tried (only those whose
+ *       components are ordered so that {@code b} may reach {@code a}) by breadth-first search.
+ *       O(edges) per try.
+ *   <li>G2-item: two adjacent {@code rw} edges {@code a -> m -> d} and a path {@code d ~> a} avoiding
+ *       {@code m}; a 2-cycle {@code a -> m -> a} closes at once. O(edges) per try.
+ *   <li>G-nonadjacent: no polynomial method is known (simple cycles avoiding forbidden pairs of
+ *       consecutive edges are NP-hard in general); a depth-first search over simple paths from each
+ *       {@code rw} edge, which is the cycle's first {@code rw} edge by id, exponential in the worst case.
+ * </ul>
+ *
+ * Tries and search steps are bounded by {@link #WORK} edge visits per class and component; a class
+ * whose search ran out is named in {@link #incomplete()} (the verdict is then unknown, not a pass).
+ * With exhaustive search the result is exact: a class is found iff some simple cycle of that class
+ * exists in the component.
+ */
+final class CycleSearch {
+  /** Edge visits allowed per class and component. */
+  static final long WORK = 20_000_000L;
+
+  /** A cycle found: its class and its edge ids in order. */
+  record Found(Anomaly anomaly, int[] cycle) {}
+
+  private static final int[] NOT_FOUND = new int[0];
+
+  private final DependencyGraph dg;
+  private final Digraph g;
+  private final boolean so;
+  private final PathFinder paths;
+  private final Components full;
+  private final Components[] cache = new Components[4];
+  private final int[] compEdgeStart;
+  private final int[] compEdges;
+  private final EnumSet<Anomaly> incomplete = EnumSet.noneOf(Anomaly.class);
+  private final List<Found> found = new ArrayList<>();
+  private long work;
+  private boolean exhausted;
+  private boolean[] onPath;
+  private int[] stackNode;
+  private int[] stackPos;
+  private int[] stackEdge;
+  private int[] stackRw;
+
+  private CycleSearch(DependencyGraph dg, boolean so) {
+    this.dg = dg;
+    this.g = dg.g;
+    this.so = so;
+    this.paths = new PathFinder(g);
+    this.full = Components.of(g, all(so));
+    int m = g.edgeCount();
+    compEdgeStart = new int[full.count() + 1];
+    for (int e = 0; e < m; e++) {
+      if (internal(e)) {
+        compEdgeStart[full.of(g.from(e)) + 1]++;
+      }
+    }
+    for (int c = 0; c < full.count(); c++) {
+      compEdgeStart[c + 1] += compEdgeStart[c];
+    }
+    int[] fill = java.util.Arrays.copyOf(compEdgeStart, full.count());
+    compEdges = new int[compEdgeStart[full.count()]];
+    for (int e = 0; e < m; e++) {
+      if (internal(e)) {
+        compEdges[fill[full.of(g.from(e))]++] = e;
+      }
+    }
+  }
+
+  /**
+   * @param so whether {@code so} edges take part
+   * @param wanted the cycle classes to search for
+   * @return the search, run: {@link #found()} in component order, classes in the order G0, G1c,
+   *     G-single, G-nonadjacent, G2-item within a component
+   */
+  static CycleSearch run(DependencyGraph dg, boolean so, Set<Anomaly> wanted) {
+    CycleSearch s = new CycleSearch(dg, so);
+    Anomaly[] classes = {Anomaly.G0, Anomaly.G1C, Anomaly.G_SINGLE, Anomaly.G_NONADJACENT, Anomaly.G2_ITEM};
+    for (int c = s.full.count() - 1; c >= 0; c--) {
+      if (s.compEdgeStart[c] == s.compEdgeStart[c + 1]) {
+        continue;
+      }
+      for (Anomaly a : classes) {
+        if (wanted.contains(a)) {
+          s.search(a, c);
+        }
+      }
+    }
+    return s;
+  }
+
+  /** @return the cycles found */
+  List<Found> found() {
+    return found;
+  }
+
+  /** @return the classes whose search ran out of work in some component without finding a cycle */
+  Set<Anomaly> incomplete() {
+    return incomplete;
+  }
+
+  private boolean internal(int e) {
+    int a = g.from(e);
+    return a != g.to(e) && full.of(a) == full.of(g.to(e)) && full.size(full.of(a)) > 1 && all(so).test(e);
+  }
+
+  private IntPredicate all(boolean withSo) {
+    return withSo ? e -> true : e -> dg.type(e) != DependencyGraph.SO;
+  }
+
+  private IntPredicate nonRw(boolean withSo) {
+    return e -> dg.type(e) != DependencyGraph.RW && (withSo || dg.type(e) != DependencyGraph.SO);
+  }
+
+  private IntPredicate versionOnly(boolean withSo) {
+    return e -> dg.type(e) == DependencyGraph.WW || (withSo && dg.type(e) == DependencyGraph.SO);
+  }
+
+  private Components components(boolean nonRw, boolean withSo) {
+    int i = (nonRw ? 2 : 0) + (withSo ? 1 : 0);
+    if (cache[i] == null) {
+      cache[i] = Components.of(g, nonRw ? nonRw(withSo) : versionOnly(withSo));
+    }
+    return cache[i];
+  }
+
+  private void search(Anomaly a, int c) {
+    int[] cycle = null;
+    for (boolean withSo : so ? new boolean[] {false, true} : new boolean[] {false}) {
+      work = 0;
+      exhausted = false;
+      cycle = find(a, c, withSo);
+      if (cycle != null) {
+        break;
+      }
+    }
+    if (cycle != null) {
+      found.add(new Found(a, cycle));
+    } else if (exhausted) {
+      incomplete.add(a);
+    }
+  }
+
+  private int[] find(Anomaly a, int c, boolean withSo) {
+    switch (a) {
+      case G0:
+        return throughFirst(c, DependencyGraph.WW, components(false, withSo), versionOnly(withSo));
+      case G1C:
+        return throughFirst(c, DependencyGraph.WR, components(true, withSo), nonRw(withSo));
+      case G_SINGLE:
+        return single(c, withSo);
+      case G2_ITEM:
+        return adjacent(c, withSo);
+      default:
+        return nonadjacent(c, withSo);
+    }
+  }
+
+  /** The shortest cycle through the first edge of {@code type} that lies inside a component of {@code sub}. */
+  private int[] throughFirst(int c, byte type, Components sub, IntPredicate allowed) {
+    for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
+      int e = compEdges[i];
+      if (dg.type(e) == type && allowed.test(e) && sub.of(g.from(e)) == sub.of(g.to(e))) {
+        return paths.cheapestCycleThrough(e, allowed, x -> false, sub, sub.of(g.from(e)));
+      }
+    }
+    return null;
+  }
+
+  private boolean spend(int c) {
+    work += full.size(c) + compEdgeStart[c + 1] - compEdgeStart[c];
+    if (work > WORK) {
+      exhausted = true;
+    }
+    return !exhausted;
+  }
+
+  private int[] single(int c, boolean withSo) {
+    Components sub = components(true, withSo);
+    IntPredicate nonRw = nonRw(withSo);
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
+        int e = compEdges[i];
+        if (dg.type(e) != DependencyGraph.RW) {
+          continue;
+        }
+        int ca = sub.of(g.from(e));
+        int cb = sub.of(g.to(e));
+        if (pass == 0 ? ca != cb : cb <= ca) {
+          continue; // pass 1: b can reach a only if b's component is not below a's (Tarjan numbers sinks first)
+        }
+        if (pass == 1 && !spend(c)) {
+          return null;
+        }
+        int[] back = pass == 0
+            ? paths.cheapestPath(g.to(e), g.from(e), nonRw, x -> false, sub, ca)
+            : paths.cheapestPath(g.to(e), g.from(e), nonRw, x -> false, full, c);
+        if (back != null) {
+          return prepend(e, back);
+        }
+      }
+    }
+    return null;
+  }
+
+  private int[] adjacent(int c, boolean withSo) {
+    IntPredicate all = all(withSo);
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
+        int e1 = compEdges[i];
+        if (dg.type(e1) != DependencyGraph.RW) {
+          continue;
+        }
+        int a = g.from(e1);
+        int m = g.to(e1);
+        for (int j = g.outStart(m), end = g.outEnd(m); j < end; j++) {
+          int e2 = g.outEdge(j);
+          int d = g.to(e2);
+          if (dg.type(e2) != DependencyGraph.RW || d == m || full.of(d) != c || (pass == 0) != (d == a)) {
+            continue;
+          }
+          if (pass == 0) {
+            return new int[] {e1, e2};
+          }
+          if (!spend(c)) {
+            return null;
+          }
+          int[] back = paths.cheapestPath(d, a, x -> all.test(x) && g.to(x) != m, x -> false, full, c);
+          if (back != null) {
+            int[] cycle = prepend(e2, back);
+            return prepend(e1, cycle);
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private static int[] prepend(int e, int[] rest) {
+    int[] out = new int[rest.length + 1];
+    out[0] = e;
+    System.arraycopy(rest, 0, out, 1, rest.length);
+    return out;
+  }
+
+  private int[] nonadjacent(int c, boolean withSo) {
+    IntPredicate all = all(withSo);
+    for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
+      int e0 = compEdges[i];
+      if (dg.type(e0) == DependencyGraph.RW) {
+        int[] cycle = nonadjacentFrom(e0, c, all);
+        if (cycle == NOT_FOUND) {
+          return null;
+        }
+        if (cycle != null) {
+          return cycle;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Depth-first search over simple paths {@code b ~> a} closing {@code e0 = a -> b} into a cycle
+   * whose {@code rw} edges are pairwise non-adjacent, at least two, {@code e0} the one of least id.
+   *
+   * @return the cycle, null if none, {@link #NOT_FOUND} if the work ran out
+   */
+  private int[] nonadjacentFrom(int e0, int c, IntPredicate allowed) {
+    if (onPath == null) {
+      int n = g.nodeCount();
+      onPath = new boolean[n];
+      stackNode = new int[n + 1];
+      stackPos = new int[n + 1];
+      stackEdge = new int[n + 1];
+      stackRw = new int[n + 1];
+    }
+    int a = g.from(e0);
+    int b = g.to(e0);
+    int depth = 0;
+    stackNode[0] = b;
+    stackPos[0] = g.outStart(b);
+    stackEdge[0] = e0;
+    stackRw[0] = 1; // rw edges on the path so far; the last one was rw iff stackEdge is rw
+    onPath[a] = true;
+    onPath[b] = true;
+    int[] result = null;
+    while (depth >= 0 && result == null) {
+      int v = stackNode[depth];
+      if (stackPos[depth] == g.outEnd(v)) {
+        onPath[v] = false;
+        depth--;
+        continue;
+      }
+      int e = g.outEdge(stackPos[depth]++);
+      if (++work > WORK) {
+        exhausted = true;
+        result = NOT_FOUND;
+        break;
+      }
+      int w = g.to(e);
+      if (!allowed.test(e) || full.of(w) != full.of(a)) {
+        continue;
+      }
+      boolean rw = dg.type(e) == DependencyGraph.RW;
+      if (rw && (dg.type(stackEdge[depth]) == DependencyGraph.RW || e < e0)) {
+        continue;
+      }
+      int count = stackRw[depth] + (rw ? 1 : 0);
+      if (w == a) {
+        if (!rw && count >= 2) {
+          result = new int[depth + 2];
+          for (int i = 0; i <= depth; i++) {
+            result[i] = stackEdge[i];
+          }
+          result[depth + 1] = e;
+        }
+        continue;
+      }
+      if (onPath[w]) {
+        continue;
+      }
+      depth++;
+      stackNode[depth] = w;
+      stackPos[depth] = g.outStart(w);
+      stackEdge[depth] = e;
+      stackRw[depth] = count;
+      onPath[w] = true;
+    }
+    for (int i = 0; i <= depth; i++) {
+      onPath[stackNode[i]] = false;
+    }
+    onPath[a] = false;
+    return result;
+  }
+}
