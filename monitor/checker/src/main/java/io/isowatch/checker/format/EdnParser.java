@@ -134,7 +134,8 @@ final class EdnParser {
     Map<Object, Object> m = new HashMap<>();
     while (!closes('}')) {
       Object k = value();
-      if (closes('}')) {
+      skipBlank();
+      if (i < s.length() && s.charAt(i) == '}') {
         throw error("map has a key without a value", "a value after the key");
       }
       m.put(k, value());
