@@ -52,7 +52,8 @@ final class CobraReader {
    * @param dir the directory of {@code *.log} files
    * @param progress receives the bytes consumed so far over all files, after each file
    * @return the history
-   * @throws HistoryFormatException naming the log file and byte offset of the first malformed record
+   * @throws HistoryFormatException naming the log file and byte offset of the first malformed
+   *     record
    */
   static History read(Path dir, LongConsumer progress) throws HistoryFormatException, IOException {
     List<Path> logs = logs(dir);

@@ -49,7 +49,8 @@ final class EdnParser {
    * @param file the file, for error messages
    * @param line the line number, for error messages
    * @return the value, or {@link #NOTHING} for a line of blanks and comments
-   * @throws HistoryFormatException naming line and column for malformed text or text after the value
+   * @throws HistoryFormatException naming line and column for malformed text, or text after the
+   *     value
    */
   static Object parseLine(String text, Path file, long line) throws HistoryFormatException {
     EdnParser p = new EdnParser(text, file, line);

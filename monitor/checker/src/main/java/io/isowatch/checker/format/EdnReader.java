@@ -118,7 +118,8 @@ final class EdnReader {
     } else if (process instanceof Long || process instanceof String) {
       session = process.toString();
     } else {
-      throw error(":process " + EdnParser.render(process) + " is neither an integer nor a name", "an integer");
+      throw error(":process " + EdnParser.render(process) + " is neither an integer nor a name",
+          "an integer");
     }
     if (!(op.get(VALUE) instanceof List)) {
       throw error(":value is not a vector of micro-ops", EXPECTED_OP);
@@ -148,7 +149,8 @@ final class EdnReader {
       case "info":
         return TxnStatus.UNKNOWN;
       default:
-        throw error(type == null ? "no :type" : ":type " + EdnParser.render(type), ":invoke, :ok, :fail or :info");
+        throw error(type == null ? "no :type" : ":type " + EdnParser.render(type),
+            ":invoke, :ok, :fail or :info");
     }
   }
 
@@ -204,7 +206,8 @@ final class EdnReader {
     if (k instanceof Keyword) {
       return ((Keyword) k).name();
     }
-    throw error("key " + EdnParser.render(k) + " is not an integer, keyword or string", EXPECTED_MOP);
+    throw error("key " + EdnParser.render(k) + " is not an integer, keyword or string",
+        EXPECTED_MOP);
   }
 
   private long integer(Object v, String what) throws HistoryFormatException {

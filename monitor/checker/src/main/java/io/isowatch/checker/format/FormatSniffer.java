@@ -80,6 +80,7 @@ final class FormatSniffer {
           path, i + 1, "cannot tell the history format from '" + shown + "'", EXPECTED);
     }
     throw HistoryFormatException.whole(path, "no operation in the first "
-        + head.length + " bytes to tell the format from", "a history; or name its format with --format");
+        + head.length + " bytes to tell the format from",
+        "a history; or name its format with --format");
   }
 }

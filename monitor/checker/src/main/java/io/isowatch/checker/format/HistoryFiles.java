@@ -90,8 +90,8 @@ public final class HistoryFiles {
    * Writes a history as JSON lines or Plume text.
    *
    * @param h the history; every transaction closed
-   * @param format {@link HistoryFormat#JSONL} (any history) or {@link HistoryFormat#PLUME} (register
-   *     histories whose transactions all committed or aborted; see {@link PlumeWriter})
+   * @param format {@link HistoryFormat#JSONL} (any history) or {@link HistoryFormat#PLUME}
+   *     (register histories whose transactions all committed or aborted; see {@code PlumeWriter})
    * @param out the file to create or replace
    * @throws UnsupportedOperationException for other formats, naming the writable ones
    * @throws IllegalArgumentException if Plume text cannot represent the history

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 public enum HistoryFormat {
   /** isowatch JSON lines, one transaction per line; the canonical format (read and write). */
   JSONL,
-  /** Plume / PolySI text: one {@code r(K,V,S,T)} or {@code w(K,V,S,T)} per line (read and write). */
+  /** Plume / PolySI text: one {@code r(K,V,S,T)} or {@code w(K,V,S,T)} per line (read, write). */
   PLUME,
   /** AWDIT's test format: sessions split by {@code ===}, transactions by {@code ---}. */
   AWDIT,

@@ -37,7 +37,8 @@ public final class HistoryFormatException extends Exception {
    * @param expected what would have been valid there, or {@code null}
    * @return the exception for a text format
    */
-  public static HistoryFormatException atLine(Path file, long line, String problem, String expected) {
+  public static HistoryFormatException atLine(
+      Path file, long line, String problem, String expected) {
     return new HistoryFormatException(file, line, -1, problem, expected);
   }
 

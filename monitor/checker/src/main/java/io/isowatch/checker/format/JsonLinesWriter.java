@@ -10,9 +10,9 @@ import java.io.OutputStream;
 import java.util.Locale;
 
 /**
- * Writes a history as isowatch JSON lines ({@code docs/history-format.md}), one transaction per line
- * in the order they were appended; the inverse of {@link JsonLinesReader}. Every history can be
- * written: register and list operations, unknown results, any status.
+ * Writes a history as isowatch JSON lines ({@code docs/history-format.md}), one transaction per
+ * line in the order they were appended; the inverse of {@link JsonLinesReader}. Every history
+ * can be written: register and list operations, unknown results, any status.
  */
 final class JsonLinesWriter {
   private static final JsonFactory FACTORY = new JsonFactory();

@@ -16,8 +16,8 @@ import java.util.function.IntFunction;
  * <ul>
  *   <li>Keys and sessions keep their names when every name is a non-negative decimal integer;
  *       otherwise all of them are written as their dense ids ({@code 0..n-1}).
- *   <li>Committed transactions keep their labels as {@code T} when all those labels are distinct and
- *       non-negative, otherwise they are numbered by transaction id. Aborted transactions are
+ *   <li>Committed transactions keep their labels as {@code T} when all those labels are distinct
+ *       and non-negative, otherwise they are numbered by transaction id. Aborted transactions are
  *       written with {@code T = -1} (so two consecutive aborted transactions of one session read
  *       back as one).
  *   <li>{@link History#NIL} is written as value 0.

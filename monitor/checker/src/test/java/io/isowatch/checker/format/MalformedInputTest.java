@@ -78,7 +78,8 @@ class MalformedInputTest {
         Arguments.of(HistoryFormat.EDN, "{:type :ok, :process 0, :value [[:w 1 \"a\"]]}\n",
             "F:1: written value \"a\" is not a 64-bit integer; expected an integer"),
         Arguments.of(HistoryFormat.EDN,
-            "{:type :ok, :process 0, :value [[:w 1 2]]}\n{:type :ok, :process 1, :value [[:w 1 2]]}\n",
+            "{:type :ok, :process 0, :value [[:w 1 2]]}\n"
+                + "{:type :ok, :process 1, :value [[:w 1 2]]}\n",
             "F:2: value 2 written twice to key 1 (first by T1); values must be unique per key"),
         Arguments.of(HistoryFormat.JSONL, "{\"session\": }\n",
             "F:1: malformed JSON: Unexpected character ('}' (code 125)): expected a value; "
@@ -91,18 +92,23 @@ class MalformedInputTest {
         Arguments.of(HistoryFormat.JSONL, "{\"session\":\"s\",\"status\":\"done\",\"ops\":[]}\n",
             "F:1: status \"done\"; expected \"committed\", \"aborted\" or \"unknown\""),
         Arguments.of(HistoryFormat.JSONL,
-            "{\"session\":\"s\",\"ops\":[]}\n{\"session\":\"s\",\"ops\":[{\"f\":\"w\",\"key\":\"x\"}]}\n",
+            "{\"session\":\"s\",\"ops\":[]}\n"
+                + "{\"session\":\"s\",\"ops\":[{\"f\":\"w\",\"key\":\"x\"}]}\n",
             "F:2: \"w\" without an integer \"value\"; expected an integer value"),
-        Arguments.of(HistoryFormat.JSONL, "{\"session\":\"s\",\"ops\":[{\"f\":\"d\",\"key\":\"x\"}]}\n",
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"s\",\"ops\":[{\"f\":\"d\",\"key\":\"x\"}]}\n",
             "F:1: unknown operation \"d\"; expected \"r\", \"w\" or \"append\""),
         Arguments.of(HistoryFormat.JSONL, "{\"session\":\"s\",\"ops\":[{\"f\":\"r\"}]}\n",
             "F:1: operation without \"key\"" + OP),
         Arguments.of(HistoryFormat.JSONL,
             "{\"session\":\"s\",\"ops\":[{\"f\":\"r\",\"key\":\"x\",\"value\":\"v\"}]}\n",
-            "F:1: \"value\" is the string \"v\"; expected an integer, null or an array of integers"),
+            "F:1: \"value\" is the string \"v\"; "
+                + "expected an integer, null or an array of integers"),
         Arguments.of(HistoryFormat.JSONL,
-            "{\"session\":\"s\",\"ops\":[{\"f\":\"w\",\"key\":\"x\",\"value\":99999999999999999999}]}\n",
-            "F:1: \"value\" 99999999999999999999 is out of the 64-bit range; expected a 64-bit integer"),
+            "{\"session\":\"s\",\"ops\":[{\"f\":\"w\",\"key\":\"x\","
+                + "\"value\":99999999999999999999}]}\n",
+            "F:1: \"value\" 99999999999999999999 is out of the 64-bit range; "
+                + "expected a 64-bit integer"),
         Arguments.of(HistoryFormat.JSONL,
             "{\"session\":\"s\",\"ops\":[{\"f\":\"w\",\"key\":\"x\",\"value\":1},"
                 + "{\"f\":\"w\",\"key\":\"x\",\"value\":1}]}\n",
@@ -126,16 +132,17 @@ class MalformedInputTest {
         Arguments.of(HistoryFormat.DBCOP, "0000000000000000" + "0a000000",
             "F: byte 8: file ends inside the header's node count; expected more bytes"),
         Arguments.of(HistoryFormat.DBCOP, "00".repeat(40) + "ffffffffffffff7f",
-            "F: byte 40: info length 9223372036854775807 exceeds what the rest of the file can hold; "
-                + "expected at most 0"),
+            "F: byte 40: info length 9223372036854775807 exceeds what the rest of the file "
+                + "can hold; expected at most 0"),
         Arguments.of(HistoryFormat.DBCOP, DBCOP_HEADER + s1 + s1 + s1 + event + "02",
             "F: byte 106: transaction's success flag is byte 2; expected a bool (0 or 1)"),
         Arguments.of(HistoryFormat.DBCOP, DBCOP_HEADER + s1 + s1 + s1 + event + "01" + "ff",
             "F: byte 107: bytes after the last session; expected the end of the file"),
         Arguments.of(HistoryFormat.DBCOP,
-            DBCOP_HEADER + s1 + s1 + s1 + "01" + "0100000000000000" + "0000000000000000" + "01" + "01",
-            "F: byte 88: write of value 0, which dbcop reserves for every variable's initial value; "
-                + "expected a value >= 1"),
+            DBCOP_HEADER + s1 + s1 + s1 + "01" + "0100000000000000" + "0000000000000000" + "01"
+                + "01",
+            "F: byte 88: write of value 0, which dbcop reserves for every variable's initial "
+                + "value; expected a value >= 1"),
         Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "58",
             "F: byte 9: unknown record tag 'X' (0x58); expected a record tag S, W, R or C"),
         Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "57" + "00000000",

@@ -41,7 +41,8 @@ class RoundTripTest {
         + "{\"session\":\"s1\",\"txn\":3,\"status\":\"committed\",\"ops\":["
         + "{\"f\":\"w\",\"key\":\"x\",\"value\":1},{\"f\":\"r\",\"key\":\"y\",\"value\":null}]}\n"
         + "{\"session\":\"s2\",\"txn\":4,\"status\":\"aborted\",\"ops\":["
-        + "{\"f\":\"append\",\"key\":\"k\",\"value\":5},{\"f\":\"r\",\"key\":\"k\",\"value\":[5]}]}\n");
+        + "{\"f\":\"append\",\"key\":\"k\",\"value\":5},"
+        + "{\"f\":\"r\",\"key\":\"k\",\"value\":[5]}]}\n");
   }
 
   @Test
