@@ -23,25 +23,34 @@ import java.util.function.IntPredicate;
  *   <li>G0, G1c: components of the {@code ww} (resp. non-{@code rw}) subgraph (iterative Tarjan);
  *       a cycle exists iff one of its {@code ww} (resp. {@code wr}) edges lies inside one; the
  *       shortest cycle through the first such edge. O(nodes + edges).
- *   <li>G-single: an {@code rw} edge {@code a -> b} with a non-{@code rw} path {@code b ~> a}.
- *       Edges inside one non-{@code rw} component close at once; others are tried (only those whose
- *       components are ordered so that {@code b} may reach {@code a}) by breadth-first search.
- *       O(edges) per try.
+ *   <li>G-single: an {@code rw} edge {@code a -> b} with a non-{@code rw} path {@code b ~> a}, tried
+ *       for each {@code rw} edge whose non-{@code rw} components are ordered so that {@code b} may
+ *       reach {@code a}. O(edges) per try.
  *   <li>G2-item: two adjacent {@code rw} edges {@code a -> m -> d} and a path {@code d ~> a} avoiding
  *       {@code m}; a 2-cycle {@code a -> m -> a} closes at once. O(edges) per try.
  *   <li>G-nonadjacent: no polynomial method is known (simple cycles avoiding forbidden pairs of
- *       consecutive edges are NP-hard in general); a depth-first search over simple paths from each
- *       {@code rw} edge, which is the cycle's first {@code rw} edge by id, exponential in the worst case.
+ *       consecutive edges are NP-hard in general): first a breadth-first search per {@code rw} edge
+ *       for a closed walk with the property, kept if it is a simple cycle; then a depth-first search
+ *       over simple paths from each {@code rw} edge, which is the cycle's first {@code rw} edge by id,
+ *       exponential in the worst case.
  * </ul>
  *
- * Tries and search steps are bounded by {@link #WORK} edge visits per class and component; a class
- * whose search ran out is named in {@link #incomplete()} (the verdict is then unknown, not a pass).
- * With exhaustive search the result is exact: a class is found iff some simple cycle of that class
- * exists in the component.
+ * Tries are made near first ({@link #NEAR} nodes visited per candidate, {@link BoundedBfs}), then
+ * without bound, since cycles in real histories are mostly short. All work is bounded per class and
+ * component by {@link #BASE_WORK} plus 8 per node and edge of the component, at most {@link #WORK}
+ * edge visits; a class whose search ran out is named in {@link #incomplete()} (the verdict is then
+ * unknown, not a pass). Within the work the result is exact: a class is found iff some simple cycle
+ * of that class exists in the component.
  */
 final class CycleSearch {
-  /** Edge visits allowed per class and component. */
+  /** Edge visits allowed per class and component: at most this many. */
   static final long WORK = 20_000_000L;
+
+  /** Edge visits allowed per class and component: at least this many, plus 8 per node and edge. */
+  static final long BASE_WORK = 1_000_000L;
+
+  /** Nodes (states) a first, near search visits per candidate edge. */
+  static final int NEAR = 64;
 
   /** A cycle found: its class and its edge ids in order. */
   record Found(Anomaly anomaly, int[] cycle) {}
@@ -52,6 +61,7 @@ final class CycleSearch {
   private final Digraph g;
   private final boolean so;
   private final PathFinder paths;
+  private final BoundedBfs bfs;
   private final Components full;
   private final Components[] cache = new Components[4];
   private final int[] compEdgeStart;
@@ -59,6 +69,7 @@ final class CycleSearch {
   private final EnumSet<Anomaly> incomplete = EnumSet.noneOf(Anomaly.class);
   private final List<Found> found = new ArrayList<>();
   private long work;
+  private long limit;
   private boolean exhausted;
   private boolean[] onPath;
   private int[] stackNode;
@@ -71,6 +82,7 @@ final class CycleSearch {
     this.g = dg.g;
     this.so = so;
     this.paths = new PathFinder(g);
+    this.bfs = new BoundedBfs(dg);
     this.full = Components.of(g, all(so));
     int m = g.edgeCount();
     compEdgeStart = new int[full.count() + 1];
@@ -150,8 +162,9 @@ final class CycleSearch {
 
   private void search(Anomaly a, int c) {
     int[] cycle = null;
+    work = 0;
+    limit = Math.min(WORK, BASE_WORK + 8L * (full.size(c) + compEdgeStart[c + 1] - compEdgeStart[c]));
     for (boolean withSo : so ? new boolean[] {false, true} : new boolean[] {false}) {
-      work = 0;
       exhausted = false;
       cycle = find(a, c, withSo);
       if (cycle != null) {
@@ -191,9 +204,10 @@ final class CycleSearch {
     return null;
   }
 
-  private boolean spend(int c) {
-    work += full.size(c) + compEdgeStart[c + 1] - compEdgeStart[c];
-    if (work > WORK) {
+  /** Charges the last bounded search; false once the work is spent. */
+  private boolean spend() {
+    work += bfs.visited;
+    if (work > limit) {
       exhausted = true;
     }
     return !exhausted;
@@ -202,23 +216,17 @@ final class CycleSearch {
   private int[] single(int c, boolean withSo) {
     Components sub = components(true, withSo);
     IntPredicate nonRw = nonRw(withSo);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int cap : new int[] {NEAR, Integer.MAX_VALUE}) {
       for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
         int e = compEdges[i];
-        if (dg.type(e) != DependencyGraph.RW) {
+        // b can reach a over non-rw edges only if b's component is not below a's (Tarjan numbers sinks first)
+        if (dg.type(e) != DependencyGraph.RW || sub.of(g.to(e)) < sub.of(g.from(e))) {
           continue;
         }
-        int ca = sub.of(g.from(e));
-        int cb = sub.of(g.to(e));
-        if (pass == 0 ? ca != cb : cb <= ca) {
-          continue; // pass 1: b can reach a only if b's component is not below a's (Tarjan numbers sinks first)
-        }
-        if (pass == 1 && !spend(c)) {
+        int[] back = bfs.path(g.to(e), g.from(e), nonRw, full, c, -1, cap);
+        if (!spend()) {
           return null;
         }
-        int[] back = pass == 0
-            ? paths.cheapestPath(g.to(e), g.from(e), nonRw, x -> false, sub, ca)
-            : paths.cheapestPath(g.to(e), g.from(e), nonRw, x -> false, full, c);
         if (back != null) {
           return prepend(e, back);
         }
@@ -229,7 +237,17 @@ final class CycleSearch {
 
   private int[] adjacent(int c, boolean withSo) {
     IntPredicate all = all(withSo);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
+      int e1 = compEdges[i];
+      for (int j = dg.type(e1) == DependencyGraph.RW ? g.outStart(g.to(e1)) : 0,
+          end = dg.type(e1) == DependencyGraph.RW ? g.outEnd(g.to(e1)) : 0; j < end; j++) {
+        int e2 = g.outEdge(j);
+        if (dg.type(e2) == DependencyGraph.RW && g.to(e2) == g.from(e1)) {
+          return new int[] {e1, e2};
+        }
+      }
+    }
+    for (int cap : new int[] {NEAR, Integer.MAX_VALUE}) {
       for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
         int e1 = compEdges[i];
         if (dg.type(e1) != DependencyGraph.RW) {
@@ -240,19 +258,15 @@ final class CycleSearch {
         for (int j = g.outStart(m), end = g.outEnd(m); j < end; j++) {
           int e2 = g.outEdge(j);
           int d = g.to(e2);
-          if (dg.type(e2) != DependencyGraph.RW || d == m || full.of(d) != c || (pass == 0) != (d == a)) {
+          if (dg.type(e2) != DependencyGraph.RW || d == m || d == a || full.of(d) != c) {
             continue;
           }
-          if (pass == 0) {
-            return new int[] {e1, e2};
-          }
-          if (!spend(c)) {
+          int[] back = bfs.path(d, a, all, full, c, m, cap);
+          if (!spend()) {
             return null;
           }
-          int[] back = paths.cheapestPath(d, a, x -> all.test(x) && g.to(x) != m, x -> false, full, c);
           if (back != null) {
-            int[] cycle = prepend(e2, back);
-            return prepend(e1, cycle);
+            return prepend(e1, prepend(e2, back));
           }
         }
       }
@@ -272,6 +286,18 @@ final class CycleSearch {
     for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
       int e0 = compEdges[i];
       if (dg.type(e0) == DependencyGraph.RW) {
+        int[] walk = bfs.nonadjacentWalk(e0, all, full, c, 4 * NEAR);
+        if (!spend()) {
+          return null;
+        }
+        if (walk != null && simple(walk)) {
+          return walk;
+        }
+      }
+    }
+    for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
+      int e0 = compEdges[i];
+      if (dg.type(e0) == DependencyGraph.RW) {
         int[] cycle = nonadjacentFrom(e0, c, all);
         if (cycle == NOT_FOUND) {
           return null;
@@ -282,6 +308,17 @@ final class CycleSearch {
       }
     }
     return null;
+  }
+
+  private boolean simple(int[] cycle) {
+    for (int i = 0; i < cycle.length; i++) {
+      for (int j = i + 1; j < cycle.length; j++) {
+        if (g.from(cycle[i]) == g.from(cycle[j])) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /**
@@ -317,7 +354,7 @@ final class CycleSearch {
         continue;
       }
       int e = g.outEdge(stackPos[depth]++);
-      if (++work > WORK) {
+      if (++work > limit) {
         exhausted = true;
         result = NOT_FOUND;
         break;
