@@ -5,6 +5,7 @@ import io.isowatch.checker.graph.Digraph;
 import io.isowatch.checker.graph.PathFinder;
 import io.isowatch.checker.level.Anomaly;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -55,13 +56,13 @@ final class CycleSearch {
   /** A cycle found: its class and its edge ids in order. */
   record Found(Anomaly anomaly, int[] cycle) {}
 
-  private static final int[] NOT_FOUND = new int[0];
-
   private final DependencyGraph dg;
   private final Digraph g;
   private final boolean so;
   private final PathFinder paths;
   private final BoundedBfs bfs;
+  private final NonadjacentDfs dfs;
+  private final IntPredicate allEdges;
   private final Components full;
   private final Components[] cache = new Components[4];
   private final int[] compEdgeStart;
@@ -71,11 +72,6 @@ final class CycleSearch {
   private long work;
   private long limit;
   private boolean exhausted;
-  private boolean[] onPath;
-  private int[] stackNode;
-  private int[] stackPos;
-  private int[] stackEdge;
-  private int[] stackRw;
 
   private CycleSearch(DependencyGraph dg, boolean so) {
     this.dg = dg;
@@ -83,7 +79,9 @@ final class CycleSearch {
     this.so = so;
     this.paths = new PathFinder(g);
     this.bfs = new BoundedBfs(dg);
-    this.full = Components.of(g, all(so));
+    this.allEdges = all(so);
+    this.full = Components.of(g, allEdges);
+    this.dfs = new NonadjacentDfs(dg, full);
     int m = g.edgeCount();
     compEdgeStart = new int[full.count() + 1];
     for (int e = 0; e < m; e++) {
@@ -94,7 +92,7 @@ final class CycleSearch {
     for (int c = 0; c < full.count(); c++) {
       compEdgeStart[c + 1] += compEdgeStart[c];
     }
-    int[] fill = java.util.Arrays.copyOf(compEdgeStart, full.count());
+    int[] fill = Arrays.copyOf(compEdgeStart, full.count());
     compEdges = new int[compEdgeStart[full.count()]];
     for (int e = 0; e < m; e++) {
       if (internal(e)) {
@@ -137,7 +135,7 @@ final class CycleSearch {
 
   private boolean internal(int e) {
     int a = g.from(e);
-    return a != g.to(e) && full.of(a) == full.of(g.to(e)) && full.size(full.of(a)) > 1 && all(so).test(e);
+    return a != g.to(e) && full.of(a) == full.of(g.to(e)) && allEdges.test(e);
   }
 
   private IntPredicate all(boolean withSo) {
@@ -298,8 +296,10 @@ final class CycleSearch {
     for (int i = compEdgeStart[c]; i < compEdgeStart[c + 1]; i++) {
       int e0 = compEdges[i];
       if (dg.type(e0) == DependencyGraph.RW) {
-        int[] cycle = nonadjacentFrom(e0, c, all);
-        if (cycle == NOT_FOUND) {
+        int[] cycle = dfs.cycleFrom(e0, all, limit - work);
+        work += dfs.steps;
+        if (cycle == NonadjacentDfs.OUT_OF_WORK) {
+          exhausted = true;
           return null;
         }
         if (cycle != null) {
@@ -319,79 +319,5 @@ final class CycleSearch {
       }
     }
     return true;
-  }
-
-  /**
-   * Depth-first search over simple paths {@code b ~> a} closing {@code e0 = a -> b} into a cycle
-   * whose {@code rw} edges are pairwise non-adjacent, at least two, {@code e0} the one of least id.
-   *
-   * @return the cycle, null if none, {@link #NOT_FOUND} if the work ran out
-   */
-  private int[] nonadjacentFrom(int e0, int c, IntPredicate allowed) {
-    if (onPath == null) {
-      int n = g.nodeCount();
-      onPath = new boolean[n];
-      stackNode = new int[n + 1];
-      stackPos = new int[n + 1];
-      stackEdge = new int[n + 1];
-      stackRw = new int[n + 1];
-    }
-    int a = g.from(e0);
-    int b = g.to(e0);
-    int depth = 0;
-    stackNode[0] = b;
-    stackPos[0] = g.outStart(b);
-    stackEdge[0] = e0;
-    stackRw[0] = 1; // rw edges on the path so far; the last one was rw iff stackEdge is rw
-    onPath[a] = true;
-    onPath[b] = true;
-    int[] result = null;
-    while (depth >= 0 && result == null) {
-      int v = stackNode[depth];
-      if (stackPos[depth] == g.outEnd(v)) {
-        onPath[v] = false;
-        depth--;
-        continue;
-      }
-      int e = g.outEdge(stackPos[depth]++);
-      if (++work > limit) {
-        exhausted = true;
-        result = NOT_FOUND;
-        break;
-      }
-      int w = g.to(e);
-      if (!allowed.test(e) || full.of(w) != full.of(a)) {
-        continue;
-      }
-      boolean rw = dg.type(e) == DependencyGraph.RW;
-      if (rw && (dg.type(stackEdge[depth]) == DependencyGraph.RW || e < e0)) {
-        continue;
-      }
-      int count = stackRw[depth] + (rw ? 1 : 0);
-      if (w == a) {
-        if (!rw && count >= 2) {
-          result = new int[depth + 2];
-          for (int i = 0; i <= depth; i++) {
-            result[i] = stackEdge[i];
-          }
-          result[depth + 1] = e;
-        }
-        continue;
-      }
-      if (onPath[w]) {
-        continue;
-      }
-      depth++;
-      stackNode[depth] = w;
-      stackPos[depth] = g.outStart(w);
-      stackEdge[depth] = e;
-      stackRw[depth] = count;
-      onPath[w] = true;
-    }
-    for (int i = 0; i <= depth; i++) {
-      onPath[stackNode[i]] = false;
-    }
-    onPath[a] = false;
-    return result;
   }
 }
