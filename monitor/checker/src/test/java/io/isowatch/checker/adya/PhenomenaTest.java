@@ -207,4 +207,17 @@ class PhenomenaTest {
         cycle(Anomaly.G_SINGLE, Level.SNAPSHOT_ISOLATION, List.of(1, 0), List.of(2, 0, 1, 3),
             edge(1, 0, EdgeType.RW, "x", 1), edge(0, 1, EdgeType.WR, "y", 1)));
   }
+
+  @Test
+  void unknownOutcomeTransactionTakesPartThroughItsObservedAppendsOnly() {
+    // T1's outcome is unknown: its append was read, so it is a node; its own read is not checked
+    String text = String.join("\n",
+        "s1 T1: a x 1, r z [9] | unknown",
+        "s2 T2: r x [1], r y []",
+        "s3 T3: a y 1, r x []");
+    assertThat(check(text, Level.SNAPSHOT_ISOLATION)).isEmpty();
+    assertThat(check(text, Level.SERIALIZABLE)).containsExactly(
+        cycle(Anomaly.G2_ITEM, Level.SERIALIZABLE, List.of(1, 2, 0), List.of(3, 4, 5, 0, 2),
+            edge(1, 2, EdgeType.RW, "y", 1), edge(2, 0, EdgeType.RW, "x", 1), edge(0, 1, EdgeType.WR, "x", 1)));
+  }
 }
