@@ -92,7 +92,7 @@ final class EdnReader {
         if (text.contains("[:append")) {
           return true;
         }
-        if (text.contains("[:w")) {
+        if (text.contains("[:w ")) {
           return false;
         }
       }
