@@ -143,7 +143,7 @@ final class Scheduler {
       if (v == History.UNKNOWN_VALUE || v == History.NIL) {
         continue;
       }
-      int w = h.writes().writerOf(h.opKey(op), v);
+      int w = reads.writeOf(op);
       if (w < 0) {
         if (!finalMode) {
           waitOn(waitOnKey, h.opKey(op), t);
