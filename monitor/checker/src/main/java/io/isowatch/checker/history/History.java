@@ -238,6 +238,11 @@ public final class History {
     return txnSession.size();
   }
 
+  /** @return the transaction still open (begun, not ended), or -1 */
+  public int openTxn() {
+    return openTxn;
+  }
+
   /** @return the number of operations */
   public int opCount() {
     return opKind.size();

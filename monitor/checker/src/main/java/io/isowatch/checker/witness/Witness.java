@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Evidence for a violation, as data; {@link WitnessRenderer} turns it into words.
  *
- * @param txns transaction ids involved, in the order the explanation visits them (for a cycle: the
+ * @param txns transaction ids involved ({@link #INIT} for the initial transaction), in the order the explanation visits them (for a cycle: the
  *     cycle's order, starting anywhere)
  * @param ops operation ids that are the evidence (the offending reads and the writes they saw); may
  *     be empty for a cycle, whose edges name their keys
@@ -13,6 +13,9 @@ import java.util.List;
  *     from} and the last edge's {@code to} the first's {@code from}; empty for a non-cycle anomaly
  */
 public record Witness(List<Integer> txns, List<Integer> ops, List<Edge> edges) {
+  /** The id that stands for the initial transaction, which wrote every key's initial value. */
+  public static final int INIT = -1;
+
   /** Copies the lists so that the witness is immutable. */
   public Witness {
     txns = List.copyOf(txns);

@@ -1,0 +1,14 @@
+package io.isowatch.checker.awdit;
+
+import io.isowatch.checker.level.Level;
+
+/**
+ * Checks causal consistency by AWDIT's saturation (Møldrup &amp; Pavlogiannis, PLDI 2025); see {@link
+ * AwditChecker} and {@link Saturation} for the algorithm, sources and complexity.
+ */
+public final class CcChecker extends AwditChecker {
+  /** Creates the checker; it keeps no state between histories. */
+  public CcChecker() {
+    super(Level.CAUSAL);
+  }
+}

@@ -1,0 +1,235 @@
+package io.isowatch.checker.awdit;
+
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.history.TxnStatus;
+import io.isowatch.checker.level.Anomaly;
+import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.witness.Violation;
+import io.isowatch.checker.witness.Witness;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Resolves each read to the transaction it read from ({@code wr}) and checks the basic axioms that
+ * hold at every level (Biswas &amp; Enea, OOPSLA 2019, §3; AWDIT, PLDI 2025, §2): thin-air read,
+ * aborted read (G1a), future read, not-my-own-write, not-my-last-write, intermediate read (G1b),
+ * and non-repeatable read (read atomic and above).
+ *
+ * <p>A list read counts as a read of its last element (the empty list as a read of the initial
+ * value), an append as a write of its element. O(ops of the transaction) per transaction, with one
+ * hash lookup per read. Results per operation in {@link #writerOf(int)}.
+ */
+final class ReadResolver {
+  /** {@link #writerOf} for a read of the initial value. */
+  static final int INIT = Witness.INIT;
+  /** {@link #writerOf} for operations that are no valid external read. */
+  static final int NO_EDGE = -2;
+  /** Marks a key whose non-repeatable read was reported already. */
+  private static final int REPORTED = Integer.MIN_VALUE;
+
+  private final History h;
+  private final IntArrayList writer = new IntArrayList();
+  /** Transactions with more operations than this index their written keys in a hash set. */
+  static final int WIDE = 64;
+
+  /** Per operation: whether it is the last write of its key in its transaction. */
+  private final BooleanArrayList lastOfKey = new BooleanArrayList();
+  /** Per read operation: the write it observed, once found (-1 unknown). */
+  private final IntArrayList writeOp = new IntArrayList();
+  /** (txn, key) pairs written by wide transactions. */
+  private final LongOpenHashSet wideWrites = new LongOpenHashSet();
+  private final IntOpenHashSet seen = new IntOpenHashSet();
+  private final Int2IntOpenHashMap ownLast = new Int2IntOpenHashMap();
+  private final Int2IntOpenHashMap firstWriterOfKey = new Int2IntOpenHashMap();
+  private final Int2IntOpenHashMap firstReadOfKey = new Int2IntOpenHashMap();
+
+  ReadResolver(History h) {
+    this.h = h;
+    ownLast.defaultReturnValue(-1);
+    firstWriterOfKey.defaultReturnValue(NO_EDGE);
+  }
+
+  private static long pair(int t, int key) {
+    return ((long) t << 32) | (key & 0xFFFFFFFFL);
+  }
+
+  /**
+   * Indexes the writes of transaction {@code t}; call once per transaction, before resolving it or
+   * anything that reads from it. O(ops of t).
+   */
+  void register(int t) {
+    int start = h.opStart(t);
+    int end = h.opEnd(t);
+    while (lastOfKey.size() < end) {
+      lastOfKey.add(false);
+      writeOp.add(-1);
+    }
+    seen.clear();
+    boolean wide = end - start > WIDE;
+    for (int op = end - 1; op >= start; op--) {
+      if (OpKind.isWrite(h.opKind(op))) {
+        int x = h.opKey(op);
+        lastOfKey.set(op, seen.add(x));
+        if (wide) {
+          wideWrites.add(pair(t, x));
+        }
+      }
+    }
+  }
+
+  /** @return whether write {@code op} is the last write of its key in its transaction */
+  boolean isLastWrite(int op) {
+    if (op < lastOfKey.size()) {
+      return lastOfKey.getBoolean(op);
+    }
+    int x = h.opKey(op); // a transaction never accepted (still open): scan it
+    for (int o = op + 1, end = h.opEnd(h.opTxn(op)); o < end; o++) {
+      if (h.opKey(o) == x && OpKind.isWrite(h.opKind(o))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return whether registered transaction {@code t} writes {@code key}; O(1) or O({@link #WIDE}) */
+  boolean writes(int t, int key) {
+    int start = h.opStart(t);
+    int end = h.opEnd(t);
+    if (end - start > WIDE) {
+      return wideWrites.contains(pair(t, key));
+    }
+    for (int op = start; op < end; op++) {
+      if (h.opKey(op) == key && OpKind.isWrite(h.opKind(op))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @param op a read whose {@link #observed} value is neither NIL nor unknown
+   * @return the write that produced the value, or -1 if none has been appended yet
+   */
+  int writeOf(int op) {
+    int w = writeOp.getInt(op);
+    if (w < 0) {
+      long v = observed(op);
+      w = h.writes().writerOf(h.opKey(op), v);
+      writeOp.set(op, w);
+    }
+    return w;
+  }
+
+  /**
+   * @param op an operation id
+   * @return the writer transaction of a valid external read, {@link #INIT}, or {@link #NO_EDGE}
+   */
+  int writerOf(int op) {
+    return writer.getInt(op);
+  }
+
+  /**
+   * @return the value a read observed (a list read: its last element, NIL when empty), or {@link
+   *     History#UNKNOWN_VALUE} when the operation is no read or its result is unknown
+   */
+  long observed(int op) {
+    byte kind = h.opKind(op);
+    if (kind == OpKind.READ) {
+      return h.opValue(op);
+    }
+    if (kind != OpKind.READ_LIST || !h.listKnown(op)) {
+      return History.UNKNOWN_VALUE;
+    }
+    int n = h.listLength(op);
+    return n == 0 ? History.NIL : h.listElement(op, n - 1);
+  }
+
+  /**
+   * Resolves every read of {@code t}; a read whose writer is missing is a thin-air read.
+   *
+   * @param nonRepeatable whether to report non-repeatable reads (read atomic and above)
+   * @param out receives the basic-axiom violations of {@code t}
+   */
+  void resolve(int t, boolean nonRepeatable, List<Violation> out) {
+    int end = h.opEnd(t);
+    while (writer.size() < end) {
+      writer.add(NO_EDGE);
+    }
+    boolean checked = h.status(t) == TxnStatus.COMMITTED;
+    ownLast.clear();
+    firstWriterOfKey.clear();
+    firstReadOfKey.clear();
+    for (int op = h.opStart(t); op < end; op++) {
+      writer.set(op, NO_EDGE);
+      byte kind = h.opKind(op);
+      int key = h.opKey(op);
+      if (OpKind.isWrite(kind)) {
+        ownLast.put(key, op);
+        continue;
+      }
+      long v = checked ? observed(op) : History.UNKNOWN_VALUE;
+      if (v == History.UNKNOWN_VALUE) {
+        continue;
+      }
+      int own = ownLast.get(key);
+      int w = v == History.NIL ? -1 : writeOf(op);
+      int t1 = w < 0 ? -1 : h.opTxn(w);
+      Anomaly a = null;
+      if (v == History.NIL) {
+        a = own >= 0 ? Anomaly.NOT_MY_OWN_WRITE : null;
+      } else if (w < 0) {
+        a = Anomaly.THIN_AIR_READ;
+      } else if (t1 == t) {
+        a = w > op ? Anomaly.FUTURE_READ : own != w ? Anomaly.NOT_MY_LAST_WRITE : null;
+        if (a == null) {
+          continue; // internal read: no wr edge
+        }
+      } else if (own >= 0) {
+        a = Anomaly.NOT_MY_OWN_WRITE;
+      } else if (h.status(t1) == TxnStatus.ABORTED) {
+        a = Anomaly.ABORTED_READ;
+      } else if (!isLastWrite(w)) {
+        a = Anomaly.INTERMEDIATE_READ;
+      }
+      if (a != null) {
+        out.add(basic(a, t, t1 >= 0 ? List.of(t1) : List.of(), own >= 0 && own != w ? List.of(op, own) : List.of(op), w));
+        continue;
+      }
+      int src = v == History.NIL ? INIT : t1;
+      writer.set(op, src);
+      int first = firstWriterOfKey.get(key);
+      if (first == NO_EDGE) {
+        firstWriterOfKey.put(key, src);
+        firstReadOfKey.put(key, op);
+      } else if (first != src && first != REPORTED && nonRepeatable) {
+        firstWriterOfKey.put(key, REPORTED);
+        out.add(basic(Anomaly.NON_REPEATABLE_READ, t, List.of(first, src), List.of(firstReadOfKey.get(key), op), -1));
+      }
+    }
+  }
+
+  /**
+   * A basic-axiom violation: the reader first, then the other transactions involved ({@link #INIT}
+   * equals {@link Witness#INIT}); the read operations first, then the write {@code writeOp} if any.
+   */
+  private static Violation basic(Anomaly a, int reader, List<Integer> writers, List<Integer> reads, int writeOp) {
+    List<Integer> txns = new ArrayList<>();
+    txns.add(reader);
+    for (int w : writers) {
+      if (w != reader && !txns.contains(w)) {
+        txns.add(w);
+      }
+    }
+    List<Integer> ops = new ArrayList<>(reads);
+    if (writeOp >= 0 && !ops.contains(writeOp)) {
+      ops.add(writeOp);
+    }
+    return new Violation(a, Ladder.weakestForbidding(a), new Witness(txns, ops, List.of()));
+  }
+}

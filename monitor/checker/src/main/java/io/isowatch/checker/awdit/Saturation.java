@@ -1,0 +1,396 @@
+package io.isowatch.checker.awdit;
+
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Because;
+import io.isowatch.checker.witness.EdgeType;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+
+/**
+ * The saturation of AWDIT (Møldrup &amp; Pavlogiannis, "AWDIT: An Optimal Weak Database Isolation
+ * Tester", PLDI 2025, arXiv:2504.06975): for one reader transaction {@code t3} at a time, in a
+ * topological order of {@code so ∪ wr}, emits the {@code so} and {@code wr} edges into {@code t3}
+ * and the commit-order edges {@code co'} that the level's axiom forces from {@code t3}'s reads:
+ *
+ * <ul>
+ *   <li>read committed (§4): a forward pass marks the po-first read from each writer; a reverse
+ *       pass keeps, per key, the two po-earliest distinct writers read below the cursor, and at the
+ *       first read from {@code t2} links {@code t2} to the first of them that is not {@code t2}, for
+ *       each key {@code t2} writes. Iterating over the smaller of {@code t2}'s writes and {@code
+ *       t3}'s keys gives O(n^1.5) overall.
+ *   <li>read atomic (§5): per key read, the session's last earlier writer of the key and every
+ *       writer read from that writes it precede each distinct writer the key was read from;
+ *       O(n^1.5) by the same smaller-side iteration.
+ *   <li>causal (§6): vector clocks over sessions ({@code k} entries per transaction); per key read and
+ *       per session, the last writer inside the clock (found from a cursor that mostly moves forward,
+ *       {@link SessionWriters}) precedes the writer read from, unless it is in that writer's own
+ *       causal past; O(n·k) clock comparisons.
+ * </ul>
+ *
+ * Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
+ * cycle names the weakest level it breaks. Transactions must be passed to {@link #process} in an
+ * order where every session predecessor and every writer read from came first.
+ */
+final class Saturation {
+  private static final int NONE = ReadResolver.NO_EDGE;
+  private static final int[] EMPTY = new int[0];
+
+  private final History h;
+  private final Level level;
+  private final ReadResolver reads;
+  private final IntArrayList lastNode = new IntArrayList();
+  /** (session, key) -> transactions of the session writing the key, in session order. */
+  private final Long2ObjectOpenHashMap<SessionWriters> sessionWriters = new Long2ObjectOpenHashMap<>();
+  /** key id -> the writer lists of the sessions that write it (null if none). */
+  private final ObjectArrayList<ObjectArrayList<SessionWriters>> keyWriters = new ObjectArrayList<>();
+  /** CC only: per transaction, entry s = number of session s's transactions in its causal past, itself included. */
+  private final ObjectArrayList<int[]> clocks = new ObjectArrayList<>();
+
+  // per-reader scratch: valid external reads of t3 in program order
+  private final IntArrayList rKey = new IntArrayList();
+  private final IntArrayList rWriter = new IntArrayList();
+  private final IntArrayList rValue = new IntArrayList();
+  private final Int2IntOpenHashMap firstPos = new Int2IntOpenHashMap();
+  private final IntArrayList sources = new IntArrayList();
+  private final Int2IntOpenHashMap local = new Int2IntOpenHashMap();
+  private final IntArrayList touched = new IntArrayList();
+  private final IntArrayList slotA = new IntArrayList();
+  private final IntArrayList slotB = new IntArrayList();
+  private final IntArrayList posA = new IntArrayList();
+  private final IntArrayList posB = new IntArrayList();
+  /** Read committed reverse pass: local keys read below the cursor. */
+  private final IntArrayList live = new IntArrayList();
+
+  Saturation(History h, Level level, ReadResolver reads) {
+    this.h = h;
+    this.level = level;
+    this.reads = reads;
+    firstPos.defaultReturnValue(-1);
+    local.defaultReturnValue(-1);
+  }
+
+  private static long pair(int session, int key) {
+    return ((long) session << 32) | (key & 0xFFFFFFFFL);
+  }
+
+  private static int node(int txn) {
+    return txn + 1; // INIT (-1) becomes node 0
+  }
+
+  /**
+   * Emits the edges into {@code t3} and the edges its reads force, then records {@code t3} as a
+   * writer. {@code t3}'s reads must have been resolved.
+   */
+  void process(int t3, EdgeSink sink) {
+    int s3 = h.sessionOf(t3);
+    while (lastNode.size() <= s3) {
+      lastNode.add(-1);
+    }
+    int pred = lastNode.getInt(s3);
+    sink.edge(node(pred), node(t3), EdgeType.SO, Because.SESSION_ORDER, -1, History.NIL, -1);
+    gather(t3);
+    for (int i = 0; i < sources.size(); i++) {
+      int src = sources.getInt(i);
+      int at = firstPos.get(src);
+      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), value(t3, at), -1);
+    }
+    switch (level) {
+      case READ_COMMITTED:
+        inferReadCommitted(t3, sink);
+        break;
+      case READ_ATOMIC:
+        inferReadAtomic(t3, s3, sink);
+        break;
+      case CAUSAL:
+        inferCausal(t3, s3, pred, sink);
+        break;
+      default:
+        throw new IllegalStateException("AWDIT saturation does not decide " + level);
+    }
+    if (level != Level.READ_COMMITTED) {
+      recordWrites(t3, s3);
+    }
+    lastNode.set(s3, t3);
+  }
+
+  /** Emits only the {@code so} and {@code wr} edges into {@code t3}: for transactions on a cycle of {@code so ∪ wr}. */
+  void processEdgesOnly(int t3, EdgeSink sink) {
+    int s3 = h.sessionOf(t3);
+    while (lastNode.size() <= s3) {
+      lastNode.add(-1);
+    }
+    int pred = lastNode.getInt(s3);
+    sink.edge(node(pred), node(t3), EdgeType.SO, Because.SESSION_ORDER, -1, History.NIL, -1);
+    gather(t3);
+    for (int i = 0; i < sources.size(); i++) {
+      int src = sources.getInt(i);
+      int at = firstPos.get(src);
+      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), value(t3, at), -1);
+    }
+    if (level == Level.CAUSAL) {
+      setClock(t3, new int[0]);
+    }
+    if (level != Level.READ_COMMITTED) {
+      recordWrites(t3, s3);
+    }
+    lastNode.set(s3, t3);
+  }
+
+  private long value(int t3, int readIndex) {
+    int op = rValue.getInt(readIndex);
+    if (h.opKind(op) == OpKind.READ) {
+      return h.opValue(op);
+    }
+    int n = h.listLength(op);
+    return n == 0 ? History.NIL : h.listElement(op, n - 1);
+  }
+
+  /** Collects t3's valid external reads, its sources (po-first read of each) and per-key slots (forward). */
+  private void gather(int t3) {
+    rKey.clear();
+    rWriter.clear();
+    rValue.clear();
+    firstPos.clear();
+    sources.clear();
+    local.clear();
+    touched.clear();
+    slotA.clear();
+    slotB.clear();
+    posA.clear();
+    posB.clear();
+    for (int op = h.opStart(t3), end = h.opEnd(t3); op < end; op++) {
+      int w = reads.writerOf(op);
+      if (w == NONE) {
+        continue;
+      }
+      int i = rKey.size();
+      int x = h.opKey(op);
+      rKey.add(x);
+      rWriter.add(w);
+      rValue.add(op);
+      if (w >= 0 && firstPos.get(w) < 0) {
+        firstPos.put(w, i);
+        sources.add(w);
+      }
+      int li = local.get(x);
+      if (li < 0) {
+        li = touched.size();
+        local.put(x, li);
+        touched.add(x);
+        slotA.add(w);
+        posA.add(i);
+        slotB.add(NONE);
+        posB.add(-1);
+      } else if (slotA.getInt(li) == w) {
+        posA.set(li, i);
+      } else if (slotB.getInt(li) == NONE || slotB.getInt(li) == w) {
+        slotB.set(li, w);
+        posB.set(li, i);
+      }
+    }
+  }
+
+  /** Read committed: forward marks done in {@link #gather}; reverse pass with two distinct slots per key. */
+  private void inferReadCommitted(int t3, EdgeSink sink) {
+    // reuse the slot lists for the reverse pass: reset every touched key's slots to empty
+    for (int li = 0; li < touched.size(); li++) {
+      slotA.set(li, NONE);
+      slotB.set(li, NONE);
+    }
+    IntArrayList live = this.live;
+    live.clear();
+    for (int i = rKey.size() - 1; i >= 0; i--) {
+      int w = rWriter.getInt(i);
+      if (w >= 0 && firstPos.get(w) == i) {
+        linkWriter(w, t3, live, sink);
+      }
+      int li = local.get(rKey.getInt(i));
+      int a = slotA.getInt(li);
+      if (a == NONE) {
+        live.add(li);
+        slotA.set(li, w);
+      } else if (a != w) {
+        slotB.set(li, a);
+        slotA.set(li, w);
+      }
+    }
+  }
+
+  /** At t2's first read in t3: for each key t2 writes that is read below the cursor, link t2 to the first other writer. */
+  private void linkWriter(int t2, int t3, IntArrayList live, EdgeSink sink) {
+    int start = h.opStart(t2);
+    int end = h.opEnd(t2);
+    if (end - start <= live.size()) {
+      for (int op = start; op < end; op++) {
+        int x = h.opKey(op);
+        if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
+          int li = local.get(x);
+          if (li >= 0) {
+            linkToFirstOther(t2, li, t3, sink);
+          }
+        }
+      }
+    } else {
+      for (int j = 0; j < live.size(); j++) {
+        int li = live.getInt(j);
+        if (reads.writes(t2, touched.getInt(li))) {
+          linkToFirstOther(t2, li, t3, sink);
+        }
+      }
+    }
+  }
+
+  private void linkToFirstOther(int t2, int li, int t3, EdgeSink sink) {
+    int a = slotA.getInt(li);
+    int u = a != t2 ? a : slotB.getInt(li);
+    if (u != NONE) {
+      sink.edge(node(t2), node(u), EdgeType.CO, Because.READ_EARLIER, touched.getInt(li), History.NIL, t3);
+    }
+  }
+
+  /** Read atomic: the session's last earlier writer and every writer read from precede each writer read. */
+  private void inferReadAtomic(int t3, int s3, EdgeSink sink) {
+    for (int li = 0; li < touched.size(); li++) {
+      SessionWriters ws = sessionWriters.get(pair(s3, touched.getInt(li)));
+      if (ws != null) {
+        precedeReads(ws.last(), li, t3, Because.SESSION_PREDECESSOR, sink);
+      }
+    }
+    for (int i = 0; i < sources.size(); i++) {
+      int t2 = sources.getInt(i);
+      int start = h.opStart(t2);
+      int end = h.opEnd(t2);
+      if (end - start <= touched.size()) {
+        for (int op = start; op < end; op++) {
+          int x = h.opKey(op);
+          if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
+            int li = local.get(x);
+            if (li >= 0) {
+              precedeReads(t2, li, t3, Because.READ_FROM_WRITER, sink);
+            }
+          }
+        }
+      } else {
+        for (int li = 0; li < touched.size(); li++) {
+          if (reads.writes(t2, touched.getInt(li))) {
+            precedeReads(t2, li, t3, Because.READ_FROM_WRITER, sink);
+          }
+        }
+      }
+    }
+  }
+
+  /** Links t2 to each distinct writer (at most two) the key of slot li was read from, other than t2. */
+  private void precedeReads(int t2, int li, int t3, Because otherwise, EdgeSink sink) {
+    int x = touched.getInt(li);
+    int first = firstPos.get(t2);
+    int a = slotA.getInt(li);
+    if (a != t2) {
+      sink.edge(node(t2), node(a), EdgeType.CO, reason(first, posA.getInt(li), otherwise), x, History.NIL, t3);
+    }
+    int b = slotB.getInt(li);
+    if (b != NONE && b != t2) {
+      sink.edge(node(t2), node(b), EdgeType.CO, reason(first, posB.getInt(li), otherwise), x, History.NIL, t3);
+    }
+  }
+
+  private static Because reason(int firstReadOfT2, int lastReadOfKey, Because otherwise) {
+    return firstReadOfT2 >= 0 && firstReadOfT2 < lastReadOfKey ? Because.READ_EARLIER : otherwise;
+  }
+
+  /** Causal: per key read and per session writing it, the last writer inside t3's clock precedes the writer read. */
+  private void inferCausal(int t3, int s3, int pred, EdgeSink sink) {
+    int k = h.sessionCount();
+    int[] clock = new int[k];
+    join(clock, pred);
+    for (int i = 0; i < sources.size(); i++) {
+      join(clock, sources.getInt(i));
+    }
+    for (int li = 0; li < touched.size(); li++) {
+      int a = slotA.getInt(li);
+      precedeCausally(clock, a, posA.getInt(li), li, s3, t3, sink);
+      int b = slotB.getInt(li);
+      if (b != NONE) {
+        precedeCausally(clock, b, posB.getInt(li), li, s3, t3, sink);
+      }
+    }
+    clock[s3] = h.sessionIndex(t3) + 1;
+    setClock(t3, clock);
+  }
+
+  /**
+   * For writer {@code u} of the key of slot {@code li}, read in t3 last at {@code lastRead}: per
+   * session writing the key, the last writer of the key inside t3's clock precedes {@code u}, unless
+   * it is already in {@code u}'s causal past (then {@code so ∪ wr} implies the edge). A session is
+   * searched only when t3's clock entry exceeds u's and the session wrote the key since: on
+   * histories where writers read from are recent, edges stay near O(n) instead of O(n·k).
+   */
+  private void precedeCausally(int[] clock, int u, int lastRead, int li, int s3, int t3, EdgeSink sink) {
+    int x = touched.getInt(li);
+    if (x >= keyWriters.size() || keyWriters.get(x) == null) {
+      return;
+    }
+    ObjectArrayList<SessionWriters> writers = keyWriters.get(x);
+    int[] past = u >= 0 ? clocks.get(u) : EMPTY;
+    for (int j = 0, n = writers.size(); j < n; j++) {
+      SessionWriters ws = writers.get(j);
+      int s = ws.session;
+      int from = s < past.length ? past[s] : 0;
+      if (s >= clock.length || clock[s] <= from || ws.lastIndex() < from) {
+        continue;
+      }
+      int w = ws.lastBefore(clock[s]);
+      if (w < 0 || w == u || h.sessionIndex(w) < from) {
+        continue;
+      }
+      int first = firstPos.get(w);
+      Because otherwise = first >= 0 ? Because.READ_FROM_WRITER
+          : s == s3 ? Because.SESSION_PREDECESSOR : Because.CAUSAL_PAST;
+      sink.edge(node(w), node(u), EdgeType.CO, reason(first, lastRead, otherwise), x, History.NIL, t3);
+    }
+  }
+
+  private void setClock(int t, int[] clock) {
+    if (clocks.size() <= t) {
+      clocks.size(Math.max(t + 1, 2 * clocks.size())); // doubling: amortised O(1)
+    }
+    clocks.set(t, clock);
+  }
+
+  private void join(int[] clock, int t) {
+    if (t < 0) {
+      return;
+    }
+    int[] c = clocks.get(t);
+    for (int s = 0; s < c.length; s++) {
+      if (c[s] > clock[s]) {
+        clock[s] = c[s];
+      }
+    }
+  }
+
+  private void recordWrites(int t, int s) {
+    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
+      int x = h.opKey(op);
+      if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
+        SessionWriters ws = sessionWriters.get(pair(s, x));
+        if (ws == null) {
+          ws = new SessionWriters(s);
+          sessionWriters.put(pair(s, x), ws);
+          while (keyWriters.size() <= x) {
+            keyWriters.add(null);
+          }
+          if (keyWriters.get(x) == null) {
+            keyWriters.set(x, new ObjectArrayList<>(2));
+          }
+          keyWriters.get(x).add(ws);
+        }
+        ws.add(h.sessionIndex(t), t);
+      }
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package io.isowatch.checker.awdit;
+
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.history.TxnStatus;
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Violation;
+import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
+import java.util.List;
+
+/**
+ * Feeds transactions to the {@link Saturation} in a topological order of {@code so ∪ wr}, whatever
+ * order they arrive in (as long as it is consistent with {@code so}): a transaction waits until its
+ * session predecessor and every writer it read from are processed; a read of a value nobody wrote
+ * yet waits for the writer to arrive. {@link #finish()} ends the waiting: missing writers become
+ * thin-air reads, and transactions on a cycle of {@code so ∪ wr} get their {@code so} and {@code
+ * wr} edges (which close the cycle) without saturation.
+ *
+ * <p>The batch checker and the incremental checker both run through this class, so they agree by
+ * construction on which edges exist; they differ only in how they look for cycles.
+ */
+final class Scheduler {
+  private final History h;
+  private final Saturation saturation;
+  private final ReadResolver reads;
+  private final boolean nonRepeatable;
+  private final EdgeSink sink;
+  private final List<Violation> out;
+  private final BooleanArrayList arrived = new BooleanArrayList();
+  private final BooleanArrayList done = new BooleanArrayList();
+  private final Int2ObjectOpenHashMap<IntArrayList> waitOnTxn = new Int2ObjectOpenHashMap<>();
+  private final Int2ObjectOpenHashMap<IntArrayList> waitOnKey = new Int2ObjectOpenHashMap<>();
+  private final IntRBTreeSet waiting = new IntRBTreeSet();
+  private final IntArrayFIFOQueue work = new IntArrayFIFOQueue();
+  private boolean finalMode;
+
+  /**
+   * @param out receives basic-axiom violations as transactions are resolved
+   */
+  Scheduler(History h, Level level, EdgeSink sink, List<Violation> out) {
+    this.h = h;
+    this.reads = new ReadResolver(h);
+    this.saturation = new Saturation(h, level, reads);
+    this.nonRepeatable = level.atLeast(Level.READ_ATOMIC);
+    this.sink = sink;
+    this.out = out;
+  }
+
+  /** Accepts ended transaction {@code t}; processes it and whatever was waiting for it, if possible. */
+  void accept(int t) {
+    if (h.openTxn() == t) {
+      throw new IllegalStateException("transaction T" + h.label(t) + " has not ended");
+    }
+    while (arrived.size() <= t) {
+      arrived.add(false);
+      done.add(false);
+    }
+    if (arrived.getBoolean(t)) {
+      throw new IllegalArgumentException("transaction T" + h.label(t) + " accepted twice");
+    }
+    arrived.set(t, true);
+    reads.register(t);
+    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
+      if (OpKind.isWrite(h.opKind(op))) {
+        IntArrayList ws = waitOnKey.remove(h.opKey(op));
+        if (ws != null) {
+          enqueue(ws);
+        }
+      }
+    }
+    work.enqueue(t);
+    drain();
+  }
+
+  /** Ends the waiting (see the class comment). */
+  void finish() {
+    finalMode = true;
+    waitOnKey.clear();
+    for (int t : waiting) {
+      work.enqueue(t);
+    }
+    drain();
+    int[] stuck = waiting.toIntArray();
+    for (int t : stuck) {
+      reads.resolve(t, nonRepeatable, out);
+      if (h.status(t) != TxnStatus.ABORTED) {
+        saturation.processEdgesOnly(t, sink);
+      }
+      done.set(t, true);
+    }
+    waiting.clear();
+    waitOnTxn.clear();
+  }
+
+  private void enqueue(IntArrayList ts) {
+    for (int i = 0; i < ts.size(); i++) {
+      work.enqueue(ts.getInt(i));
+    }
+  }
+
+  private void drain() {
+    while (!work.isEmpty()) {
+      int t = work.dequeueInt();
+      if (done.getBoolean(t)) {
+        continue;
+      }
+      if (block(t)) {
+        waiting.add(t);
+        continue;
+      }
+      waiting.remove(t);
+      reads.resolve(t, nonRepeatable, out);
+      if (h.status(t) != TxnStatus.ABORTED) {
+        saturation.process(t, sink);
+      }
+      done.set(t, true);
+      IntArrayList ws = waitOnTxn.remove(t);
+      if (ws != null) {
+        enqueue(ws);
+      }
+    }
+  }
+
+  /** @return whether {@code t} must wait; if so it is registered on what it waits for */
+  private boolean block(int t) {
+    int idx = h.sessionIndex(t);
+    if (idx > 0) {
+      int pred = h.sessionTxns(h.sessionOf(t)).getInt(idx - 1);
+      if (!isDone(pred)) {
+        waitOn(waitOnTxn, pred, t);
+        return true;
+      }
+    }
+    if (h.status(t) != TxnStatus.COMMITTED) {
+      return false;
+    }
+    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
+      long v = reads.observed(op);
+      if (v == History.UNKNOWN_VALUE || v == History.NIL) {
+        continue;
+      }
+      int w = reads.writeOf(op);
+      if (w < 0) {
+        if (!finalMode) {
+          waitOn(waitOnKey, h.opKey(op), t);
+          return true;
+        }
+        continue;
+      }
+      int t1 = h.opTxn(w);
+      if (t1 != t && !isDone(t1)) {
+        waitOn(waitOnTxn, t1, t);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean isDone(int t) {
+    return t < done.size() && done.getBoolean(t);
+  }
+
+  private static void waitOn(Int2ObjectOpenHashMap<IntArrayList> lists, int on, int t) {
+    IntArrayList ws = lists.get(on);
+    if (ws == null) {
+      ws = new IntArrayList(2);
+      lists.put(on, ws);
+    }
+    ws.add(t);
+  }
+}

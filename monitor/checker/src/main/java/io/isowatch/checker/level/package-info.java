@@ -1,0 +1,2 @@
+/** Levels, anomalies, verdicts, and the one table of which level forbids which anomaly. */
+package io.isowatch.checker.level;
