@@ -70,7 +70,7 @@ final class EdnReader {
    */
   static History read(Path file, LongConsumer progress) throws HistoryFormatException, IOException {
     EdnReader r = new EdnReader(file, hasAppends(file));
-    try (LineReader lines = new LineReader(Files.newInputStream(file))) {
+    try (LineReader lines = new LineReader(Files.newInputStream(file), file)) {
       String text;
       while ((text = lines.next()) != null) {
         r.line = lines.lineNumber();
@@ -88,9 +88,9 @@ final class EdnReader {
   }
 
   /** Whether the history is list-append: the first micro-op that writes is an {@code :append}. */
-  private static boolean hasAppends(Path file) throws IOException {
+  private static boolean hasAppends(Path file) throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      LineReader lines = new LineReader(in);
+      LineReader lines = new LineReader(in, file);
       String text;
       while ((text = lines.next()) != null) {
         if (text.contains("[:append")) {
