@@ -35,6 +35,7 @@ public final class PermissiveHistories {
   private final LongArrayList opValue = new LongArrayList();
   private final IntArrayList opWrite = new IntArrayList();
   private TxnStatus[] status;
+  private boolean staleOnly;
   private boolean[] listKey;
 
   private PermissiveHistories(long seed) {
@@ -75,6 +76,7 @@ public final class PermissiveHistories {
     }
     planOps(keys);
     double chaos = CHAOS[rnd.nextInt(CHAOS.length)];
+    staleOnly = rnd.nextInt(3) == 0;
     for (int op = 0; op < opKey.size(); op++) {
       if (opWrite.getInt(op) == 0) {
         opValue.set(op, chaos > 0 && rnd.nextDouble() < chaos ? chaoticRead(op) : serialRead(op));
@@ -144,7 +146,10 @@ public final class PermissiveHistories {
     int key = opKey.getInt(read);
     int txn = opTxn.getInt(read);
     IntArrayList pool = new IntArrayList();
-    int p = rnd.nextInt(100);
+    if (staleOnly && ownLastWrite(read) >= 0) {
+      return serialRead(read);
+    }
+    int p = rnd.nextInt(staleOnly ? 30 : 100);
     for (int op = 0; op < opKey.size(); op++) {
       if (!isWriteOf(op, key)) {
         continue;
