@@ -96,7 +96,9 @@ final class ReadResolver {
    */
   void resolve(int t, boolean nonRepeatable, List<Violation> out) {
     int end = h.opEnd(t);
-    writer.size(Math.max(writer.size(), end));
+    while (writer.size() < end) {
+      writer.add(NO_EDGE);
+    }
     boolean checked = h.status(t) == TxnStatus.COMMITTED;
     ownLast.clear();
     firstWriterOfKey.clear();

@@ -55,8 +55,10 @@ final class Scheduler {
     if (h.openTxn() == t) {
       throw new IllegalStateException("transaction T" + h.label(t) + " has not ended");
     }
-    arrived.size(Math.max(arrived.size(), t + 1));
-    done.size(Math.max(done.size(), t + 1));
+    while (arrived.size() <= t) {
+      arrived.add(false);
+      done.add(false);
+    }
     if (arrived.getBoolean(t)) {
       throw new IllegalArgumentException("transaction T" + h.label(t) + " accepted twice");
     }
