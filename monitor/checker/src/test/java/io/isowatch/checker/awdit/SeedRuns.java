@@ -10,8 +10,9 @@ import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Violation;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -34,7 +35,8 @@ final class SeedRuns {
   /**
    * @param tries histories compared
    * @param failing seeds whose history showed a disagreement
-   * @param examples up to {@link #EXAMPLES} distinct minimised disagreements, as text
+   * @param examples up to {@link #EXAMPLES} disagreements with distinct minimised histories, each
+   *     as its seed, the disagreement and the history in the test notation
    */
   record Outcome(int tries, int failing, List<String> examples) {
     @Override
@@ -52,7 +54,7 @@ final class SeedRuns {
    */
   static Outcome run(Function<History, String> compare) {
     int failing = 0;
-    Set<String> examples = new LinkedHashSet<>();
+    Map<String, String> examples = new LinkedHashMap<>();
     for (int seed = 0; seed < TRIES; seed++) {
       History h = PermissiveHistories.generate(seed);
       if (safely(compare, h) == null) {
@@ -69,10 +71,10 @@ final class SeedRuns {
           }
           return safely(compare, candidate) != null;
         });
-        examples.add("seed " + seed + ": " + safely(compare, TestHistories.parse(small)) + "\n" + small);
+        examples.putIfAbsent(small, "seed " + seed + ": " + safely(compare, TestHistories.parse(small)) + "\n" + small);
       }
     }
-    return new Outcome(TRIES, failing, new ArrayList<>(examples));
+    return new Outcome(TRIES, failing, new ArrayList<>(examples.values()));
   }
 
   private static String safely(Function<History, String> compare, History h) {

@@ -103,7 +103,7 @@ class ReferenceCheckerTest {
   }
 
   @Test
-  void causalViolationIsReadAtomic() {
+  void staleReadAfterCausalChainBreaksCausalOnly() {
     String text = "s1 T0: w x 0\ns1 T1: w x 1\ns2 T2: r x 1, w y 1\ns3 T3: r y 1, r x 0";
     assertThat(check(text, Level.READ_COMMITTED)).isEqualTo(new CheckResult(Level.READ_COMMITTED, Verdict.CONSISTENT, List.of()));
     assertThat(check(text, Level.READ_ATOMIC)).isEqualTo(new CheckResult(Level.READ_ATOMIC, Verdict.CONSISTENT, List.of()));
