@@ -150,20 +150,20 @@ final class Scheduler {
         continue;
       }
       long v = reads.observed(op);
-      if (v == History.UNKNOWN_VALUE || v == History.NIL || ownKeys.contains(x)) {
-        continue; // no wr edge can come of it: nothing to wait for
+      if (v == History.UNKNOWN_VALUE || v == History.NIL) {
+        continue;
       }
       int w = reads.writeOf(op);
       if (w < 0) {
         if (!finalMode) {
-          waitOn(waitOnKey, x, t);
+          waitOn(waitOnKey, x, t); // the writer may still come: thin-air only at finish
           return true;
         }
         continue;
       }
       int t1 = h.opTxn(w);
-      if (t1 == t || isDone(t1)) {
-        continue;
+      if (t1 == t || isDone(t1) || ownKeys.contains(x)) {
+        continue; // no wr edge can come of it (or it is there already): nothing to wait for
       }
       if (isArrived(t1) && (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(w))) {
         continue; // an aborted or intermediate read: reported, but no wr edge
