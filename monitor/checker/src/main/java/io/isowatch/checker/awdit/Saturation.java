@@ -6,8 +6,8 @@ import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.EdgeType;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
-import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 
@@ -27,8 +27,9 @@ import it.unimi.dsi.fastutil.objects.ObjectArrayList;
  *       writer read from that writes it precede each distinct writer the key was read from;
  *       O(n^1.5) by the same smaller-side iteration.
  *   <li>causal (§6): vector clocks over sessions ({@code k} entries per transaction); per key read and
- *       per session writing it, the last writer inside the clock (binary search in the session's
- *       writers of the key) precedes the writer read from; O(n·k·log n).
+ *       per session, the last writer inside the clock (found from a cursor that mostly moves forward,
+ *       {@link SessionWriters}) precedes the writer read from, unless it is in that writer's own
+ *       causal past; O(n·k) clock comparisons.
  * </ul>
  *
  * Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
@@ -37,15 +38,18 @@ import it.unimi.dsi.fastutil.objects.ObjectArrayList;
  */
 final class Saturation {
   private static final int NONE = ReadResolver.NO_EDGE;
+  private static final int[] EMPTY = new int[0];
 
   private final History h;
   private final Level level;
   private final ReadResolver reads;
   private final IntArrayList lastNode = new IntArrayList();
-  /** (session, key) -> transactions of the session writing the key, in session order. */
-  private final Long2ObjectOpenHashMap<IntArrayList> sessionWriters = new Long2ObjectOpenHashMap<>();
-  /** key -> sessions that write it. */
-  private final Int2ObjectOpenHashMap<IntArrayList> keySessions = new Int2ObjectOpenHashMap<>();
+  /** Read atomic: (session, key) -> the session's last transaction writing the key, -1 if none. */
+  private final Long2IntOpenHashMap lastInSession = new Long2IntOpenHashMap();
+  /** Causal: (session, key) -> transactions of the session writing the key, in session order. */
+  private final Long2ObjectOpenHashMap<SessionWriters> sessionWriters = new Long2ObjectOpenHashMap<>();
+  /** key id -> the writer lists of the sessions that write it (null if none). */
+  private final ObjectArrayList<ObjectArrayList<SessionWriters>> keyWriters = new ObjectArrayList<>();
   /** CC only: per transaction, entry s = number of session s's transactions in its causal past, itself included. */
   private final ObjectArrayList<int[]> clocks = new ObjectArrayList<>();
 
@@ -69,6 +73,7 @@ final class Saturation {
     this.level = level;
     this.reads = reads;
     firstPos.defaultReturnValue(-1);
+    lastInSession.defaultReturnValue(-1);
     local.defaultReturnValue(-1);
   }
 
@@ -110,7 +115,9 @@ final class Saturation {
       default:
         throw new IllegalStateException("AWDIT saturation does not decide " + level);
     }
-    recordWrites(t3, s3);
+    if (level != Level.READ_COMMITTED) {
+      recordWrites(t3, s3);
+    }
     lastNode.set(s3, t3);
   }
 
@@ -129,10 +136,11 @@ final class Saturation {
       sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), value(t3, at), -1);
     }
     if (level == Level.CAUSAL) {
-      clocks.size(Math.max(clocks.size(), t3 + 1));
-      clocks.set(t3, new int[0]);
+      setClock(t3, new int[0]);
     }
-    recordWrites(t3, s3);
+    if (level != Level.READ_COMMITTED) {
+      recordWrites(t3, s3);
+    }
     lastNode.set(s3, t3);
   }
 
@@ -223,7 +231,7 @@ final class Saturation {
     if (end - start <= live.size()) {
       for (int op = start; op < end; op++) {
         int x = h.opKey(op);
-        if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t2, x) == op) {
+        if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
           int li = local.get(x);
           if (li >= 0) {
             linkToFirstOther(t2, li, t3, sink);
@@ -233,7 +241,7 @@ final class Saturation {
     } else {
       for (int j = 0; j < live.size(); j++) {
         int li = live.getInt(j);
-        if (reads.lastWriteOf(t2, touched.getInt(li)) >= 0) {
+        if (reads.writes(t2, touched.getInt(li))) {
           linkToFirstOther(t2, li, t3, sink);
         }
       }
@@ -251,9 +259,9 @@ final class Saturation {
   /** Read atomic: the session's last earlier writer and every writer read from precede each writer read. */
   private void inferReadAtomic(int t3, int s3, EdgeSink sink) {
     for (int li = 0; li < touched.size(); li++) {
-      IntArrayList ws = sessionWriters.get(pair(s3, touched.getInt(li)));
-      if (ws != null) {
-        precedeReads(ws.getInt(ws.size() - 1), li, t3, Because.SESSION_PREDECESSOR, sink);
+      int w = lastInSession.get(pair(s3, touched.getInt(li)));
+      if (w >= 0) {
+        precedeReads(w, li, t3, Because.SESSION_PREDECESSOR, sink);
       }
     }
     for (int i = 0; i < sources.size(); i++) {
@@ -263,7 +271,7 @@ final class Saturation {
       if (end - start <= touched.size()) {
         for (int op = start; op < end; op++) {
           int x = h.opKey(op);
-          if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t2, x) == op) {
+          if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
             int li = local.get(x);
             if (li >= 0) {
               precedeReads(t2, li, t3, Because.READ_FROM_WRITER, sink);
@@ -272,7 +280,7 @@ final class Saturation {
         }
       } else {
         for (int li = 0; li < touched.size(); li++) {
-          if (reads.lastWriteOf(t2, touched.getInt(li)) >= 0) {
+          if (reads.writes(t2, touched.getInt(li))) {
             precedeReads(t2, li, t3, Because.READ_FROM_WRITER, sink);
           }
         }
@@ -307,24 +315,54 @@ final class Saturation {
       join(clock, sources.getInt(i));
     }
     for (int li = 0; li < touched.size(); li++) {
-      int x = touched.getInt(li);
-      IntArrayList sessions = keySessions.get(x);
-      if (sessions == null) {
-        continue;
-      }
-      for (int j = 0; j < sessions.size(); j++) {
-        int s = sessions.getInt(j);
-        int w = lastWriterBefore(sessionWriters.get(pair(s, x)), clock[s]);
-        if (w >= 0) {
-          Because otherwise = firstPos.get(w) >= 0 ? Because.READ_FROM_WRITER
-              : s == s3 ? Because.SESSION_PREDECESSOR : Because.CAUSAL_PAST;
-          precedeReads(w, li, t3, otherwise, sink);
-        }
+      int a = slotA.getInt(li);
+      precedeCausally(clock, a, posA.getInt(li), li, s3, t3, sink);
+      int b = slotB.getInt(li);
+      if (b != NONE) {
+        precedeCausally(clock, b, posB.getInt(li), li, s3, t3, sink);
       }
     }
     clock[s3] = h.sessionIndex(t3) + 1;
-    clocks.size(Math.max(clocks.size(), t3 + 1));
-    clocks.set(t3, clock);
+    setClock(t3, clock);
+  }
+
+  /**
+   * For writer {@code u} of the key of slot {@code li}, read in t3 last at {@code lastRead}: per
+   * session writing the key, the last writer of the key inside t3's clock precedes {@code u}, unless
+   * it is already in {@code u}'s causal past (then {@code so ∪ wr} implies the edge). A session is
+   * searched only when t3's clock entry exceeds u's and the session wrote the key since: on
+   * histories where writers read from are recent, edges stay near O(n) instead of O(n·k).
+   */
+  private void precedeCausally(int[] clock, int u, int lastRead, int li, int s3, int t3, EdgeSink sink) {
+    int x = touched.getInt(li);
+    if (x >= keyWriters.size() || keyWriters.get(x) == null) {
+      return;
+    }
+    ObjectArrayList<SessionWriters> writers = keyWriters.get(x);
+    int[] past = u >= 0 ? clocks.get(u) : EMPTY;
+    for (int j = 0, n = writers.size(); j < n; j++) {
+      SessionWriters ws = writers.get(j);
+      int s = ws.session;
+      int from = s < past.length ? past[s] : 0;
+      if (s >= clock.length || clock[s] <= from || ws.lastIndex() < from) {
+        continue;
+      }
+      int w = ws.lastBefore(clock[s]);
+      if (w < 0 || w == u || h.sessionIndex(w) < from) {
+        continue;
+      }
+      int first = firstPos.get(w);
+      Because otherwise = first >= 0 ? Because.READ_FROM_WRITER
+          : s == s3 ? Because.SESSION_PREDECESSOR : Because.CAUSAL_PAST;
+      sink.edge(node(w), node(u), EdgeType.CO, reason(first, lastRead, otherwise), x, History.NIL, t3);
+    }
+  }
+
+  private void setClock(int t, int[] clock) {
+    if (clocks.size() <= t) {
+      clocks.size(Math.max(t + 1, 2 * clocks.size())); // doubling: amortised O(1)
+    }
+    clocks.set(t, clock);
   }
 
   private void join(int[] clock, int t) {
@@ -339,40 +377,28 @@ final class Saturation {
     }
   }
 
-  /** @return the last transaction in {@code ws} (session order) whose session index is below {@code bound}, or -1 */
-  private int lastWriterBefore(IntArrayList ws, int bound) {
-    int lo = 0;
-    int hi = ws.size() - 1;
-    int found = -1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      int t = ws.getInt(mid);
-      if (h.sessionIndex(t) < bound) {
-        found = t;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return found;
-  }
-
   private void recordWrites(int t, int s) {
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
       int x = h.opKey(op);
-      if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t, x) == op) {
-        IntArrayList ws = sessionWriters.get(pair(s, x));
+      if (!OpKind.isWrite(h.opKind(op)) || !reads.isLastWrite(op)) {
+        continue;
+      }
+      if (level == Level.READ_ATOMIC) {
+        lastInSession.put(pair(s, x), t);
+      } else {
+        SessionWriters ws = sessionWriters.get(pair(s, x));
         if (ws == null) {
-          ws = new IntArrayList(2);
+          ws = new SessionWriters(s);
           sessionWriters.put(pair(s, x), ws);
-          IntArrayList sessions = keySessions.get(x);
-          if (sessions == null) {
-            sessions = new IntArrayList(2);
-            keySessions.put(x, sessions);
+          while (keyWriters.size() <= x) {
+            keyWriters.add(null);
           }
-          sessions.add(s);
+          if (keyWriters.get(x) == null) {
+            keyWriters.set(x, new ObjectArrayList<>(2));
+          }
+          keyWriters.get(x).add(ws);
         }
-        ws.add(t);
+        ws.add(h.sessionIndex(t), t);
       }
     }
   }

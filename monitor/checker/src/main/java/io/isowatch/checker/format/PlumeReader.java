@@ -36,6 +36,7 @@ import java.util.function.LongConsumer;
 final class PlumeReader {
   static final String EXPECTED = "r(K,V,S,T) or w(K,V,S,T) with integers K, V, S >= 0 and T >= -1";
 
+  private static final String[] FIELDS = {"key", "value", "session", "transaction"};
   private static final long NONE = Long.MIN_VALUE;
   private static final long ABORTED_GROUP = -1;
 
@@ -66,7 +67,7 @@ final class PlumeReader {
   static History read(Path file, LongConsumer progress)
       throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return new PlumeReader(file).readAll(new LineReader(in), progress);
+      return new PlumeReader(file).readAll(new LineReader(in, file), progress);
     }
   }
 
@@ -109,20 +110,24 @@ final class PlumeReader {
     add(kind == 'w', f[0], f[1], f[2], f[3]);
   }
 
-  private static final String[] FIELDS = {"key", "value", "session", "transaction"};
-
   private long number(String op, int from, int to, int field) throws HistoryFormatException {
-    String s = op.substring(from, to);
-    long v;
-    try {
-      v = Long.parseLong(s);
-    } catch (NumberFormatException e) {
-      throw error(FIELDS[field] + " '" + s + "' is not an integer");
+    boolean negative = to - from > 1 && op.charAt(from) == '-';
+    int start = negative ? from + 1 : from;
+    long v = 0;
+    for (int i = start; i < to; i++) {
+      int d = op.charAt(i) - '0';
+      if (d < 0 || d > 9 || (i - start >= 18 && v > (Long.MAX_VALUE - d) / 10)) {
+        throw error(FIELDS[field] + " '" + op.substring(from, to) + "' is not a 64-bit integer");
+      }
+      v = 10 * v + d;
     }
-    if (v < (field == 3 ? -1 : 0)) {
-      throw error(FIELDS[field] + " " + v + " is negative");
+    if (from == to) {
+      throw error(FIELDS[field] + " is empty");
     }
-    return v;
+    if (negative && (field != 3 || v != 1)) {
+      throw error(FIELDS[field] + " -" + v + " is negative");
+    }
+    return negative ? -v : v;
   }
 
   private void add(boolean write, long key, long value, long session, long txn)
