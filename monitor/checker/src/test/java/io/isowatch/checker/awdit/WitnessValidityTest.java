@@ -2,16 +2,13 @@ package io.isowatch.checker.awdit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.reference.ReferenceChecker;
 import io.isowatch.checker.reference.ReferenceGraph;
-import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.Violation;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -66,19 +63,5 @@ class WitnessValidityTest {
       }
     }
     return null;
-  }
-
-  /** The checks themselves reject a witness whose edge lacks its premise. */
-  @Test
-  void aWitnessEdgeWithoutItsPremiseIsRejected() {
-    History h = io.isowatch.checker.history.TestHistories.parse("s1 T1: w x 1\ns2 T2: r x _, r x 1");
-    ReferenceGraph rc = new ReferenceChecker(Level.READ_COMMITTED).graph(h);
-    ReferenceGraph ra = new ReferenceChecker(Level.READ_ATOMIC).graph(h);
-    Edge co = new Edge(0, -1, io.isowatch.checker.witness.EdgeType.CO,
-        io.isowatch.checker.witness.Because.READ_FROM_WRITER, 0, History.NIL, 1);
-    Edge early = new Edge(0, -1, io.isowatch.checker.witness.EdgeType.CO,
-        io.isowatch.checker.witness.Because.READ_EARLIER, 0, History.NIL, 1);
-    assertThat(List.of(rc.holds(co), ra.holds(co), ra.holds(early), ra.fewestInferredEdges(0), rc.fewestInferredEdges(0)))
-        .isEqualTo(List.of(false, true, false, 1, Integer.MAX_VALUE));
   }
 }

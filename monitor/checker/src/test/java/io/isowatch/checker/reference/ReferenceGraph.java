@@ -21,7 +21,7 @@ import java.util.List;
  * nodes of a session), INIT to every node, {@code wr} and {@code co'}. At most one edge is kept per
  * ordered pair, the one whose reason needs the weakest level. Built by {@link
  * ReferenceChecker#graph}; tests check the fast checkers' witnesses against it with {@link
- * #holds} and {@link #fewestInferredEdges}. O(n^2) space, O(n^3) time to build.
+ * #holds}. O(n^2) space, O(n^3) time to build.
  */
 public final class ReferenceGraph {
   private static final int INIT = ReferenceReads.INIT;
@@ -213,55 +213,6 @@ public final class ReferenceGraph {
     }
     closeTransitively(reach);
     return reach;
-  }
-
-  /**
-   * @param txn a transaction ({@link Witness#INIT} allowed)
-   * @return the fewest inferred {@code co} edges on a cycle of {@code txn}'s strongly connected
-   *     component, {@link Integer#MAX_VALUE} if it lies on no cycle
-   */
-  public int fewestInferredEdges(int txn) {
-    boolean[][] reach = reachability();
-    int u = index(txn);
-    int best = Integer.MAX_VALUE;
-    for (int v = 0; v <= n; v++) {
-      if (reach[u][v] && reach[v][u]) {
-        best = Math.min(best, cheapestCycleThrough(v));
-      }
-    }
-    return best;
-  }
-
-  /** 0-1 breadth-first search from {@code s}: inferred edges cost 1, observed ones 0. */
-  private int cheapestCycleThrough(int s) {
-    int[] dist = new int[n + 1];
-    Arrays.fill(dist, Integer.MAX_VALUE);
-    dist[s] = 0;
-    ArrayDeque<Integer> deque = new ArrayDeque<>(List.of(s));
-    while (!deque.isEmpty()) {
-      int a = deque.poll();
-      for (int b = 0; b <= n; b++) {
-        if (edge[a][b] == null) {
-          continue;
-        }
-        int w = edge[a][b].type() == EdgeType.CO ? 1 : 0;
-        if (dist[a] + w < dist[b]) {
-          dist[b] = dist[a] + w;
-          if (w == 0) {
-            deque.addFirst(b);
-          } else {
-            deque.addLast(b);
-          }
-        }
-      }
-    }
-    int best = Integer.MAX_VALUE;
-    for (int a = 0; a <= n; a++) {
-      if (edge[a][s] != null && dist[a] != Integer.MAX_VALUE) {
-        best = Math.min(best, dist[a] + (edge[a][s].type() == EdgeType.CO ? 1 : 0));
-      }
-    }
-    return best;
   }
 
   private Violation shortestCycle(int u, boolean[] inComponent) {
