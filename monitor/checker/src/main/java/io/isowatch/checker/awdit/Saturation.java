@@ -111,7 +111,9 @@ final class Saturation {
       default:
         throw new IllegalStateException("AWDIT saturation does not decide " + level);
     }
-    recordWrites(t3, s3);
+    if (level != Level.READ_COMMITTED) {
+      recordWrites(t3, s3);
+    }
     lastNode.set(s3, t3);
   }
 
@@ -132,7 +134,9 @@ final class Saturation {
     if (level == Level.CAUSAL) {
       setClock(t3, new int[0]);
     }
-    recordWrites(t3, s3);
+    if (level != Level.READ_COMMITTED) {
+      recordWrites(t3, s3);
+    }
     lastNode.set(s3, t3);
   }
 
@@ -223,7 +227,7 @@ final class Saturation {
     if (end - start <= live.size()) {
       for (int op = start; op < end; op++) {
         int x = h.opKey(op);
-        if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t2, x) == op) {
+        if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
           int li = local.get(x);
           if (li >= 0) {
             linkToFirstOther(t2, li, t3, sink);
@@ -233,7 +237,7 @@ final class Saturation {
     } else {
       for (int j = 0; j < live.size(); j++) {
         int li = live.getInt(j);
-        if (reads.lastWriteOf(t2, touched.getInt(li)) >= 0) {
+        if (reads.writes(t2, touched.getInt(li))) {
           linkToFirstOther(t2, li, t3, sink);
         }
       }
@@ -263,7 +267,7 @@ final class Saturation {
       if (end - start <= touched.size()) {
         for (int op = start; op < end; op++) {
           int x = h.opKey(op);
-          if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t2, x) == op) {
+          if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
             int li = local.get(x);
             if (li >= 0) {
               precedeReads(t2, li, t3, Because.READ_FROM_WRITER, sink);
@@ -272,7 +276,7 @@ final class Saturation {
         }
       } else {
         for (int li = 0; li < touched.size(); li++) {
-          if (reads.lastWriteOf(t2, touched.getInt(li)) >= 0) {
+          if (reads.writes(t2, touched.getInt(li))) {
             precedeReads(t2, li, t3, Because.READ_FROM_WRITER, sink);
           }
         }
@@ -372,7 +376,7 @@ final class Saturation {
   private void recordWrites(int t, int s) {
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
       int x = h.opKey(op);
-      if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t, x) == op) {
+      if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
         SessionWriters ws = sessionWriters.get(pair(s, x));
         if (ws == null) {
           ws = new SessionWriters(s);
