@@ -262,16 +262,24 @@ public final class WitnessRenderer {
 
   /**
    * @return the violation in words: the {@link #summary} first, then each transaction of the
-   *     witness ({@link #transaction}), then one sentence per edge ({@link #edge}); no indentation
+   *     witness ({@link #transaction}) followed by the readers ({@link Edge#via()}) that force its
+   *     inferred edges, then one sentence per edge ({@link #edge}) after its type ({@code
+   *     so: }, {@code wr: }, {@code co: } ...); no indentation
    */
   public List<String> lines(Violation v) {
     List<String> out = new ArrayList<>();
     out.add(summary(v));
-    for (int t : v.witness().txns()) {
+    List<Integer> txns = new ArrayList<>(v.witness().txns());
+    for (Edge e : v.witness().edges()) {
+      if (e.via() >= 0 && !txns.contains(e.via())) {
+        txns.add(e.via());
+      }
+    }
+    for (int t : txns) {
       out.add(transaction(t));
     }
     for (Edge e : v.witness().edges()) {
-      out.add(edge(e, v.witness().ops()));
+      out.add(e.type().id() + ": " + edge(e, v.witness().ops()));
     }
     return out;
   }

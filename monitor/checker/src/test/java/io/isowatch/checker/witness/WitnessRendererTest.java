@@ -101,8 +101,9 @@ class WitnessRendererTest {
         "cycle T7 -> T8 -> T7 (2 edges, 1 inferred commit order)",
         "T7 (session s1): w(x2)=1 w(x0)=1",
         "T8 (session s2): w(x1)=1 r(x0)=1 w(x0)=2 w(x0)=3",
-        "T8 read x0 = 1 from T7",
-        "T8 precedes T7 in commit order because T9 read x0 from T7 after reading from T8, which also writes x0");
+        "T9 (session s0): r(x2)=1 r(x0)=3 r(x0)=3 r(x0)=1",
+        "wr: T8 read x0 = 1 from T7",
+        "co: T8 precedes T7 in commit order because T9 read x0 from T7 after reading from T8, which also writes x0");
   }
 
   @Test
