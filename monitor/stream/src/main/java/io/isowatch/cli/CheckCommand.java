@@ -21,6 +21,7 @@ import picocli.CommandLine.TypeConversionException;
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
     sortOptions = false,
+    header = "Check a history file at read committed, read atomic and causal consistency.",
     description = {
       "Checks a history file at one or more isolation levels and prints, per level, CONSISTENT or"
           + " VIOLATED, then each violation with its witness: the transactions involved and one"
@@ -31,18 +32,19 @@ import picocli.CommandLine.TypeConversionException;
     footer = {
       "",
       "Levels: read-committed, read-atomic, causal (AWDIT, PLDI 2025).",
-      "Formats: jsonl (isowatch JSON lines), plume (r(K,V,S,T) text), awdit, edn (Elle/Jepsen),",
-      "  dbcop (directory with history.bincode), cobra (directory of *.log); see",
-      "  docs/history-format.md. Without --format the format is told by name and content.",
+      "Formats (docs/history-format.md; detected by name and content unless --format):",
+      "  jsonl  isowatch JSON lines        plume  Plume/PolySI r(K,V,S,T) text",
+      "  awdit  AWDIT test format          edn    Elle/Jepsen EDN",
+      "  dbcop  dir with history.bincode   cobra  dir of Cobra *.log files",
       "",
       "Examples:",
       "  isowatch check history.jsonl",
       "  isowatch check --level causal ../shared/histories/real/dgraph-causal.plume.txt",
-      "  isowatch check --format plume --level read-committed,read-atomic --json h.txt > report.json",
+      "  isowatch check --format plume --level read-committed --json h.txt > out.json",
       "  isowatch check --all ../shared/histories/real/antidote.plume.txt",
       "",
-      "Exit codes: 0 consistent at every level, 1 violation found, 2 bad input or usage,"
-          + " 3 internal error."
+      "Exit codes: 0 consistent at every level, 1 violation found,",
+      "            2 bad input or usage, 3 internal error."
     })
 final class CheckCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;

@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
     exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
+    header = "Check the bundled sample histories (until the streaming demo replaces it).",
     description = {
       "Checks the sample histories bundled with isowatch (one consistent, one that breaks read"
           + " committed, one that breaks only causal consistency) at read-committed, read-atomic"
