@@ -3,6 +3,8 @@ package io.isowatch.checker.witness;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.ints.IntSet;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +24,9 @@ import java.util.List;
 public final class WitnessRenderer {
   /** How the initial transaction ({@link Witness#INIT}) is named. */
   public static final String INIT_NAME = "T_init";
+
+  /** In {@link #lines}, transactions with more operations than this show only the witness's keys. */
+  public static final int SHORT_TXN = 8;
 
   private final History h;
   private final AnomalySentences anomalies;
@@ -90,6 +95,16 @@ public final class WitnessRenderer {
    *     T_init: the initial state} for {@link Witness#INIT}
    */
   public String transaction(int t) {
+    return transaction(t, null);
+  }
+
+  /**
+   * @param keys the keys a witness is about, or {@code null} for all: a transaction of more than
+   *     {@link #SHORT_TXN} operations then shows only its operations on these keys, each gap as
+   *     {@code ...}, and ends with {@code (k of n operations shown)}
+   * @return the transaction on one line, as {@link #transaction(int)}
+   */
+  public String transaction(int t, IntSet keys) {
     if (t == Witness.INIT) {
       return INIT_NAME + ": the initial state";
     }
@@ -102,8 +117,23 @@ public final class WitnessRenderer {
       sb.append(", outcome unknown");
     }
     sb.append("):");
-    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
-      sb.append(' ').append(operation(op));
+    int start = h.opStart(t);
+    int end = h.opEnd(t);
+    boolean all = keys == null || end - start <= SHORT_TXN;
+    int shown = 0;
+    boolean gap = false;
+    for (int op = start; op < end; op++) {
+      if (all || keys.contains(h.opKey(op))) {
+        sb.append(gap ? " ... " : " ").append(operation(op));
+        shown++;
+        gap = false;
+      } else {
+        gap = true;
+      }
+    }
+    if (!all) {
+      sb.append(gap ? " ..." : "").append(" (").append(shown).append(" of ").append(end - start)
+          .append(" operations shown)");
     }
     return sb.toString();
   }
@@ -262,7 +292,8 @@ public final class WitnessRenderer {
 
   /**
    * @return the violation in words: the {@link #summary} first, then each transaction of the
-   *     witness ({@link #transaction}) followed by the readers ({@link Edge#via()}) that force its
+   *     witness ({@link #transaction(int, IntSet)} on the keys of its edges and operations)
+   *     followed by the readers ({@link Edge#via()}) that force its
    *     inferred edges, then one sentence per edge ({@link #edge}) after its type ({@code
    *     so: }, {@code wr: }, {@code co: } ...); no indentation
    */
@@ -275,8 +306,17 @@ public final class WitnessRenderer {
         txns.add(e.via());
       }
     }
+    IntSet keys = new IntOpenHashSet();
+    for (Edge e : v.witness().edges()) {
+      if (e.key() >= 0) {
+        keys.add(e.key());
+      }
+    }
+    for (int op : v.witness().ops()) {
+      keys.add(h.opKey(op));
+    }
     for (int t : txns) {
-      out.add(transaction(t));
+      out.add(transaction(t, keys));
     }
     for (Edge e : v.witness().edges()) {
       out.add(e.type().id() + ": " + edge(e, v.witness().ops()));

@@ -7,6 +7,7 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TestHistories;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
+import it.unimi.dsi.fastutil.ints.IntSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,17 @@ class WitnessRendererTest {
     History lists = TestHistories.parse(LISTS);
     assertThat(new WitnessRenderer(lists).transaction(2)).isEqualTo("T3 (session c): r(3)=[4] r(7)=[]");
     assertThat(new WitnessRenderer(lists).transaction(0)).isEqualTo("T1 (session a): append(3,4)");
+  }
+
+  @Test
+  void longTransactionsShowOnlyTheWitnessKeys() {
+    History h = TestHistories.parse(
+        "s T1: w a 1, w b 1, r x _, w c 1, w d 1, w e 1, w f 1, w x 1, w g 1, w h 1");
+    WitnessRenderer r = new WitnessRenderer(h);
+    assertThat(r.transaction(0, IntSet.of(h.key("x")))).isEqualTo(
+        "T1 (session s): ... r(x)=init ... w(x)=1 ... (2 of 10 operations shown)");
+    assertThat(r.transaction(0, IntSet.of(h.key("a"), h.key("h")))).isEqualTo(
+        "T1 (session s): w(a)=1 ... w(h)=1 (2 of 10 operations shown)");
   }
 
   @Test
