@@ -9,7 +9,9 @@ import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,15 +35,22 @@ final class ReadResolver {
 
   private final History h;
   private final IntArrayList writer = new IntArrayList();
-  /** (txn, key) -> last write op of the key in the transaction. */
-  private final Long2IntOpenHashMap lastWrite = new Long2IntOpenHashMap();
+  /** Transactions with more operations than this index their written keys in a hash set. */
+  static final int WIDE = 64;
+
+  /** Per operation: whether it is the last write of its key in its transaction. */
+  private final BooleanArrayList lastOfKey = new BooleanArrayList();
+  /** Per read operation: the write it observed, once found (-1 unknown). */
+  private final IntArrayList writeOp = new IntArrayList();
+  /** (txn, key) pairs written by wide transactions. */
+  private final LongOpenHashSet wideWrites = new LongOpenHashSet();
+  private final IntOpenHashSet seen = new IntOpenHashSet();
   private final Int2IntOpenHashMap ownLast = new Int2IntOpenHashMap();
   private final Int2IntOpenHashMap firstWriterOfKey = new Int2IntOpenHashMap();
   private final Int2IntOpenHashMap firstReadOfKey = new Int2IntOpenHashMap();
 
   ReadResolver(History h) {
     this.h = h;
-    lastWrite.defaultReturnValue(-1);
     ownLast.defaultReturnValue(-1);
     firstWriterOfKey.defaultReturnValue(NO_EDGE);
   }
@@ -50,18 +59,71 @@ final class ReadResolver {
     return ((long) t << 32) | (key & 0xFFFFFFFFL);
   }
 
-  /** Indexes the writes of transaction {@code t}; call once per transaction before resolving. */
+  /**
+   * Indexes the writes of transaction {@code t}; call once per transaction, before resolving it or
+   * anything that reads from it. O(ops of t).
+   */
   void register(int t) {
-    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
+    int start = h.opStart(t);
+    int end = h.opEnd(t);
+    while (lastOfKey.size() < end) {
+      lastOfKey.add(false);
+      writeOp.add(-1);
+    }
+    seen.clear();
+    boolean wide = end - start > WIDE;
+    for (int op = end - 1; op >= start; op--) {
       if (OpKind.isWrite(h.opKind(op))) {
-        lastWrite.put(pair(t, h.opKey(op)), op);
+        int x = h.opKey(op);
+        lastOfKey.set(op, seen.add(x));
+        if (wide) {
+          wideWrites.add(pair(t, x));
+        }
       }
     }
   }
 
-  /** @return the last operation of {@code t} writing {@code key}, or -1 */
-  int lastWriteOf(int t, int key) {
-    return lastWrite.get(pair(t, key));
+  /** @return whether write {@code op} is the last write of its key in its transaction */
+  boolean isLastWrite(int op) {
+    if (op < lastOfKey.size()) {
+      return lastOfKey.getBoolean(op);
+    }
+    int x = h.opKey(op); // a transaction never accepted (still open): scan it
+    for (int o = op + 1, end = h.opEnd(h.opTxn(op)); o < end; o++) {
+      if (h.opKey(o) == x && OpKind.isWrite(h.opKind(o))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return whether registered transaction {@code t} writes {@code key}; O(1) or O({@link #WIDE}) */
+  boolean writes(int t, int key) {
+    int start = h.opStart(t);
+    int end = h.opEnd(t);
+    if (end - start > WIDE) {
+      return wideWrites.contains(pair(t, key));
+    }
+    for (int op = start; op < end; op++) {
+      if (h.opKey(op) == key && OpKind.isWrite(h.opKind(op))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @param op a read whose {@link #observed} value is neither NIL nor unknown
+   * @return the write that produced the value, or -1 if none has been appended yet
+   */
+  int writeOf(int op) {
+    int w = writeOp.getInt(op);
+    if (w < 0) {
+      long v = observed(op);
+      w = h.writes().writerOf(h.opKey(op), v);
+      writeOp.set(op, w);
+    }
+    return w;
   }
 
   /**
@@ -116,7 +178,7 @@ final class ReadResolver {
         continue;
       }
       int own = ownLast.get(key);
-      int w = v == History.NIL ? -1 : h.writes().writerOf(key, v);
+      int w = v == History.NIL ? -1 : writeOf(op);
       int t1 = w < 0 ? -1 : h.opTxn(w);
       Anomaly a = null;
       if (v == History.NIL) {
@@ -132,7 +194,7 @@ final class ReadResolver {
         a = Anomaly.NOT_MY_OWN_WRITE;
       } else if (h.status(t1) == TxnStatus.ABORTED) {
         a = Anomaly.ABORTED_READ;
-      } else if (lastWriteOf(t1, key) != w) {
+      } else if (!isLastWrite(w)) {
         a = Anomaly.INTERMEDIATE_READ;
       }
       if (a != null) {

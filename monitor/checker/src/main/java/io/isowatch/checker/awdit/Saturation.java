@@ -7,6 +7,7 @@ import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.EdgeType;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 
@@ -43,7 +44,9 @@ final class Saturation {
   private final Level level;
   private final ReadResolver reads;
   private final IntArrayList lastNode = new IntArrayList();
-  /** (session, key) -> transactions of the session writing the key, in session order. */
+  /** Read atomic: (session, key) -> the session's last transaction writing the key, -1 if none. */
+  private final Long2IntOpenHashMap lastInSession = new Long2IntOpenHashMap();
+  /** Causal: (session, key) -> transactions of the session writing the key, in session order. */
   private final Long2ObjectOpenHashMap<SessionWriters> sessionWriters = new Long2ObjectOpenHashMap<>();
   /** key id -> the writer lists of the sessions that write it (null if none). */
   private final ObjectArrayList<ObjectArrayList<SessionWriters>> keyWriters = new ObjectArrayList<>();
@@ -70,6 +73,7 @@ final class Saturation {
     this.level = level;
     this.reads = reads;
     firstPos.defaultReturnValue(-1);
+    lastInSession.defaultReturnValue(-1);
     local.defaultReturnValue(-1);
   }
 
@@ -111,7 +115,9 @@ final class Saturation {
       default:
         throw new IllegalStateException("AWDIT saturation does not decide " + level);
     }
-    recordWrites(t3, s3);
+    if (level != Level.READ_COMMITTED) {
+      recordWrites(t3, s3);
+    }
     lastNode.set(s3, t3);
   }
 
@@ -132,7 +138,9 @@ final class Saturation {
     if (level == Level.CAUSAL) {
       setClock(t3, new int[0]);
     }
-    recordWrites(t3, s3);
+    if (level != Level.READ_COMMITTED) {
+      recordWrites(t3, s3);
+    }
     lastNode.set(s3, t3);
   }
 
@@ -223,7 +231,7 @@ final class Saturation {
     if (end - start <= live.size()) {
       for (int op = start; op < end; op++) {
         int x = h.opKey(op);
-        if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t2, x) == op) {
+        if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
           int li = local.get(x);
           if (li >= 0) {
             linkToFirstOther(t2, li, t3, sink);
@@ -233,7 +241,7 @@ final class Saturation {
     } else {
       for (int j = 0; j < live.size(); j++) {
         int li = live.getInt(j);
-        if (reads.lastWriteOf(t2, touched.getInt(li)) >= 0) {
+        if (reads.writes(t2, touched.getInt(li))) {
           linkToFirstOther(t2, li, t3, sink);
         }
       }
@@ -251,9 +259,9 @@ final class Saturation {
   /** Read atomic: the session's last earlier writer and every writer read from precede each writer read. */
   private void inferReadAtomic(int t3, int s3, EdgeSink sink) {
     for (int li = 0; li < touched.size(); li++) {
-      SessionWriters ws = sessionWriters.get(pair(s3, touched.getInt(li)));
-      if (ws != null) {
-        precedeReads(ws.last(), li, t3, Because.SESSION_PREDECESSOR, sink);
+      int w = lastInSession.get(pair(s3, touched.getInt(li)));
+      if (w >= 0) {
+        precedeReads(w, li, t3, Because.SESSION_PREDECESSOR, sink);
       }
     }
     for (int i = 0; i < sources.size(); i++) {
@@ -263,7 +271,7 @@ final class Saturation {
       if (end - start <= touched.size()) {
         for (int op = start; op < end; op++) {
           int x = h.opKey(op);
-          if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t2, x) == op) {
+          if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
             int li = local.get(x);
             if (li >= 0) {
               precedeReads(t2, li, t3, Because.READ_FROM_WRITER, sink);
@@ -272,7 +280,7 @@ final class Saturation {
         }
       } else {
         for (int li = 0; li < touched.size(); li++) {
-          if (reads.lastWriteOf(t2, touched.getInt(li)) >= 0) {
+          if (reads.writes(t2, touched.getInt(li))) {
             precedeReads(t2, li, t3, Because.READ_FROM_WRITER, sink);
           }
         }
@@ -372,7 +380,12 @@ final class Saturation {
   private void recordWrites(int t, int s) {
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
       int x = h.opKey(op);
-      if (OpKind.isWrite(h.opKind(op)) && reads.lastWriteOf(t, x) == op) {
+      if (!OpKind.isWrite(h.opKind(op)) || !reads.isLastWrite(op)) {
+        continue;
+      }
+      if (level == Level.READ_ATOMIC) {
+        lastInSession.put(pair(s, x), t);
+      } else {
         SessionWriters ws = sessionWriters.get(pair(s, x));
         if (ws == null) {
           ws = new SessionWriters(s);

@@ -39,7 +39,7 @@ final class AwditReader {
   static History read(Path file, LongConsumer progress)
       throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return read(file, new LineReader(in), progress);
+      return read(file, new LineReader(in, file), progress);
     }
   }
 

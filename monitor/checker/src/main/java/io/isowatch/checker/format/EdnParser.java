@@ -278,12 +278,21 @@ final class EdnParser {
     int start = i;
     while (i < s.length()) {
       char c = s.charAt(i);
-      if (Character.isWhitespace(c) || c == ',' || "{}[]()\";".indexOf(c) >= 0) {
+      if (c < DELIMITER.length ? DELIMITER[c] : Character.isWhitespace(c)) {
         break;
       }
       i++;
     }
     return s.substring(start, i);
+  }
+
+  /** ASCII characters that end a token: whitespace, comma, brackets, quote, semicolon. */
+  private static final boolean[] DELIMITER = new boolean[128];
+
+  static {
+    for (char c = 0; c < DELIMITER.length; c++) {
+      DELIMITER[c] = Character.isWhitespace(c) || ",{}[]()\";".indexOf(c) >= 0;
+    }
   }
 
   /** Skips whitespace, commas, comments and values discarded by {@code #_}. */

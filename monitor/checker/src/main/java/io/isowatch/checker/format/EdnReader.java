@@ -3,6 +3,7 @@ package io.isowatch.checker.format;
 import io.isowatch.checker.format.EdnParser.Keyword;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,11 +52,14 @@ final class EdnReader {
   private final boolean listAppend;
   private final History h = new History();
   private final LongArrayList elems = new LongArrayList();
+  /** Integer keys to key ids, so that numbered keys are not turned into strings per operation. */
+  private final Long2IntOpenHashMap integerKeys = new Long2IntOpenHashMap();
   private long line;
 
   private EdnReader(Path file, boolean listAppend) {
     this.file = file;
     this.listAppend = listAppend;
+    integerKeys.defaultReturnValue(-1);
   }
 
   /**
@@ -66,7 +70,7 @@ final class EdnReader {
    */
   static History read(Path file, LongConsumer progress) throws HistoryFormatException, IOException {
     EdnReader r = new EdnReader(file, hasAppends(file));
-    try (LineReader lines = new LineReader(Files.newInputStream(file))) {
+    try (LineReader lines = new LineReader(Files.newInputStream(file), file)) {
       String text;
       while ((text = lines.next()) != null) {
         r.line = lines.lineNumber();
@@ -84,9 +88,9 @@ final class EdnReader {
   }
 
   /** Whether the history is list-append: the first micro-op that writes is an {@code :append}. */
-  private static boolean hasAppends(Path file) throws IOException {
+  private static boolean hasAppends(Path file) throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      LineReader lines = new LineReader(in);
+      LineReader lines = new LineReader(in, file);
       String text;
       while ((text = lines.next()) != null) {
         if (text.contains("[:append")) {
@@ -161,7 +165,7 @@ final class EdnReader {
     }
     List<?> m = (List<?>) mop;
     String f = ((Keyword) m.get(0)).name();
-    int key = h.key(keyName(m.get(1)));
+    int key = keyId(m.get(1));
     Object v = m.get(2);
     switch (f) {
       case "append":
@@ -199,12 +203,21 @@ final class EdnReader {
     }
   }
 
-  private String keyName(Object k) throws HistoryFormatException {
-    if (k instanceof Long || k instanceof String) {
-      return k.toString();
+  private int keyId(Object k) throws HistoryFormatException {
+    if (k instanceof Long) {
+      long n = (Long) k;
+      int id = integerKeys.get(n);
+      if (id < 0) {
+        id = h.key(Long.toString(n));
+        integerKeys.put(n, id);
+      }
+      return id;
+    }
+    if (k instanceof String) {
+      return h.key((String) k);
     }
     if (k instanceof Keyword) {
-      return ((Keyword) k).name();
+      return h.key(((Keyword) k).name());
     }
     throw error("key " + EdnParser.render(k) + " is not an integer, keyword or string",
         EXPECTED_MOP);

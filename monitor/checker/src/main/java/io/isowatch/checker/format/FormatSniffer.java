@@ -2,6 +2,7 @@ package io.isowatch.checker.format;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -25,6 +26,12 @@ final class FormatSniffer {
 
   private FormatSniffer() {}
 
+  /**
+   * @param path a history file or directory
+   * @return its format by the rules of the class comment
+   * @throws HistoryFormatException if the path is missing or no rule matches
+   * @throws IOException if the path cannot be read
+   */
   static HistoryFormat detect(Path path) throws HistoryFormatException, IOException {
     if (Files.isDirectory(path)) {
       if (Files.isRegularFile(path.resolve(DbcopReader.FILE_NAME))) {
@@ -57,7 +64,7 @@ final class FormatSniffer {
     try (InputStream in = Files.newInputStream(path)) {
       head = in.readNBytes(SNIFF_BYTES);
     }
-    String[] lines = new String(head, java.nio.charset.StandardCharsets.UTF_8).split("\n", -1);
+    String[] lines = new String(head, StandardCharsets.UTF_8).split("\n", -1);
     for (int i = 0; i < lines.length; i++) {
       String s = lines[i].strip();
       if (s.isEmpty()) {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -18,7 +19,11 @@ final class LineReader implements Closeable {
   /** How often, in lines, the readers report progress. */
   static final int PROGRESS_EVERY_LINES = 4096;
 
+  /** Longest line accepted, in bytes: a longer one is not a history line (binary input, say). */
+  static final int MAX_LINE_BYTES = 64 << 20;
+
   private final InputStream in;
+  private final Path file;
   private final byte[] buf = new byte[1 << 16];
   private int pos;
   private int limit;
@@ -26,15 +31,17 @@ final class LineReader implements Closeable {
   private long line;
   private long consumed;
 
-  LineReader(InputStream in) {
+  LineReader(InputStream in, Path file) {
     this.in = in;
+    this.file = file;
   }
 
   /**
    * @return the next line without its terminator, or {@code null} at the end of the input
+   * @throws HistoryFormatException if the line is longer than {@link #MAX_LINE_BYTES}
    * @throws IOException if reading fails
    */
-  String next() throws IOException {
+  String next() throws HistoryFormatException, IOException {
     int len = 0;
     while (true) {
       if (pos == limit) {
@@ -72,7 +79,11 @@ final class LineReader implements Closeable {
     return -1;
   }
 
-  private int copy(int from, int n, int len) {
+  private int copy(int from, int n, int len) throws HistoryFormatException {
+    if (len + n > MAX_LINE_BYTES) {
+      throw HistoryFormatException.atLine(file, line + 1,
+          "line longer than " + (MAX_LINE_BYTES >> 20) + " MiB", "one operation per line");
+    }
     if (len + n > scratch.length) {
       scratch = Arrays.copyOf(scratch, Math.max(2 * scratch.length, len + n));
     }

@@ -36,6 +36,7 @@ import java.util.function.LongConsumer;
 final class PlumeReader {
   static final String EXPECTED = "r(K,V,S,T) or w(K,V,S,T) with integers K, V, S >= 0 and T >= -1";
 
+  private static final String[] FIELDS = {"key", "value", "session", "transaction"};
   private static final long NONE = Long.MIN_VALUE;
   private static final long ABORTED_GROUP = -1;
 
@@ -66,7 +67,7 @@ final class PlumeReader {
   static History read(Path file, LongConsumer progress)
       throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return new PlumeReader(file).readAll(new LineReader(in), progress);
+      return new PlumeReader(file).readAll(new LineReader(in, file), progress);
     }
   }
 
@@ -108,8 +109,6 @@ final class PlumeReader {
     }
     add(kind == 'w', f[0], f[1], f[2], f[3]);
   }
-
-  private static final String[] FIELDS = {"key", "value", "session", "transaction"};
 
   private long number(String op, int from, int to, int field) throws HistoryFormatException {
     boolean negative = to - from > 1 && op.charAt(from) == '-';

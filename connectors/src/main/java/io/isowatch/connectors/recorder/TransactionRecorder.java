@@ -1,0 +1,65 @@
+package io.isowatch.connectors.recorder;
+
+import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Records an application's transactions, session by session, as {@link
+ * io.isowatch.schemas.Transaction} records for one history (one monitored database).
+ *
+ * <p>Each session gets one {@link SessionRecorder} handle, created on its first {@link #begin};
+ * its transactions are numbered {@code txnSeq = 0, 1, 2, ...} and get the id {@code
+ * historyId/sessionId/txnSeq}. Session ids must therefore be unique within the history for the
+ * recorder's lifetime: an application that restarts uses new session ids (a connection's id with the
+ * process start time, for example). Thread-safe: sessions may record concurrently.
+ */
+public final class TransactionRecorder {
+  private final String historyId;
+  private final TransactionSink sink;
+  private final LongSupplier clockMicros;
+  private final ConcurrentMap<String, SessionRecorder> sessions = new ConcurrentHashMap<>();
+
+  /**
+   * A recorder stamping transactions with the system clock.
+   *
+   * @param historyId the monitored database, e.g. {@code orders-db}
+   * @param sink where ended transactions go
+   */
+  public TransactionRecorder(String historyId, TransactionSink sink) {
+    this(historyId, sink, TransactionRecorder::systemMicros);
+  }
+
+  /**
+   * @param historyId the monitored database, e.g. {@code orders-db}
+   * @param sink where ended transactions go
+   * @param clockMicros the time now, in microseconds since the epoch (UTC); called from the
+   *     application's threads, so it must be thread-safe
+   */
+  public TransactionRecorder(String historyId, TransactionSink sink, LongSupplier clockMicros) {
+    this.historyId = historyId;
+    this.sink = sink;
+    this.clockMicros = clockMicros;
+  }
+
+  /**
+   * Begins a transaction in a session.
+   *
+   * @param sessionId the session (connection, client) that runs it
+   * @return the session's handle, always the same object for one session id, now in a transaction
+   * @throws IllegalStateException if the session's previous transaction has not ended
+   */
+  public SessionRecorder begin(String sessionId) {
+    SessionRecorder session = sessions.computeIfAbsent(
+        sessionId, id -> new SessionRecorder(historyId, id, sink, clockMicros));
+    session.begin();
+    return session;
+  }
+
+  /** @return the system clock's time now in microseconds since the epoch */
+  static long systemMicros() {
+    Instant now = Instant.now();
+    return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
+  }
+}

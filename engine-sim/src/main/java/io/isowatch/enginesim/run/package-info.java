@@ -1,0 +1,7 @@
+/**
+ * Running sessions against an {@link io.isowatch.enginesim.engine.IsolationEngine} and recording
+ * what the clients saw as an {@link io.isowatch.checker.history.History}: a {@link
+ * io.isowatch.enginesim.run.Client} per session, and {@link io.isowatch.enginesim.run.Simulation},
+ * which interleaves the sessions' operations in an order a seed decides.
+ */
+package io.isowatch.enginesim.run;
