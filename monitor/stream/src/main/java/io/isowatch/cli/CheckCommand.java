@@ -77,7 +77,7 @@ final class CheckCommand implements Callable<Integer> {
   public Integer call() {
     CheckRequest request = new CheckRequest(file, format,
         levels == null ? CheckRequest.DEFAULT_LEVELS : levels, json, all,
-        !quiet && System.console() != null);
+        IsowatchCli.progressAllowed(quiet));
     return new CheckRunner(spec.commandLine().getOut(), spec.commandLine().getErr()).run(request);
   }
 

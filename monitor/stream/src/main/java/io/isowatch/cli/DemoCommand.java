@@ -36,6 +36,6 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     return new Demo(spec.commandLine().getOut(), spec.commandLine().getErr())
-        .run(!quiet && System.console() != null);
+        .run(IsowatchCli.progressAllowed(quiet));
   }
 }

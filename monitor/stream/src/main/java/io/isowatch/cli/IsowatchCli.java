@@ -38,6 +38,9 @@ import picocli.CommandLine.Spec;
       "Exit codes: 0 consistent, 1 violation found, 2 bad input or usage, 3 internal error."
     })
 public final class IsowatchCli implements Runnable {
+  /** System property set by the launcher: whether standard error is a terminal. */
+  static final String STDERR_TTY_PROPERTY = "isowatch.stderr.tty";
+
   @Spec private CommandSpec spec;
 
   /** Without a subcommand there is nothing to do: a usage error. */
@@ -57,6 +60,20 @@ public final class IsowatchCli implements Runnable {
     cl.setOut(out);
     cl.setErr(err);
     return cl;
+  }
+
+  /**
+   * Whether progress bars may be drawn on standard error: not with {@code --quiet}, and only when
+   * standard error is a terminal. The {@code ./isowatch} launcher tells that with the system
+   * property {@value #STDERR_TTY_PROPERTY} ({@code true} or {@code false}, from {@code [[ -t 2 ]]});
+   * without it, {@link System#console()} decides (non-null only when standard input and output are
+   * terminals).
+   *
+   * @param quiet whether {@code --quiet} was given
+   */
+  static boolean progressAllowed(boolean quiet) {
+    String tty = System.getProperty(STDERR_TTY_PROPERTY);
+    return !quiet && (tty != null ? Boolean.parseBoolean(tty) : System.console() != null);
   }
 
   /** Runs the command line and exits with its exit code. */

@@ -151,6 +151,25 @@ class CheckCommandTest {
   }
 
   @Test
+  void progressOnlyWhenStandardErrorIsATerminalAndNotQuiet() {
+    String before = System.getProperty(IsowatchCli.STDERR_TTY_PROPERTY);
+    try {
+      System.setProperty(IsowatchCli.STDERR_TTY_PROPERTY, "true");
+      assertThat(List.of(IsowatchCli.progressAllowed(false), IsowatchCli.progressAllowed(true)))
+          .containsExactly(true, false);
+      System.setProperty(IsowatchCli.STDERR_TTY_PROPERTY, "false");
+      assertThat(List.of(IsowatchCli.progressAllowed(false), IsowatchCli.progressAllowed(true)))
+          .containsExactly(false, false);
+    } finally {
+      if (before == null) {
+        System.clearProperty(IsowatchCli.STDERR_TTY_PROPERTY);
+      } else {
+        System.setProperty(IsowatchCli.STDERR_TTY_PROPERTY, before);
+      }
+    }
+  }
+
+  @Test
   void helpShowsExamplesAndExitCodes() {
     CliRun run = CliRun.of("check", "--help");
     assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
