@@ -101,7 +101,8 @@ public final class WitnessRenderer {
   /**
    * @param keys the keys a witness is about, or {@code null} for all: a transaction of more than
    *     {@link #SHORT_TXN} operations then shows only its operations on these keys, each gap as
-   *     {@code ...}, and ends with {@code (k of n operations shown)}
+   *     {@code ...}, and ends with {@code (k of n operations shown)}, or shows {@code (n operations,
+   *     none on the witness's keys)}
    * @return the transaction on one line, as {@link #transaction(int)}
    */
   public String transaction(int t, IntSet keys) {
@@ -131,7 +132,9 @@ public final class WitnessRenderer {
         gap = true;
       }
     }
-    if (!all) {
+    if (!all && shown == 0) {
+      sb.append(" (").append(end - start).append(" operations, none on the witness's keys)");
+    } else if (!all) {
       sb.append(gap ? " ..." : "").append(" (").append(shown).append(" of ").append(end - start)
           .append(" operations shown)");
     }

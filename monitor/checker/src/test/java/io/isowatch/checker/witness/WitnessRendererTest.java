@@ -49,12 +49,14 @@ class WitnessRendererTest {
   @Test
   void longTransactionsShowOnlyTheWitnessKeys() {
     History h = TestHistories.parse(
-        "s T1: w a 1, w b 1, r x _, w c 1, w d 1, w e 1, w f 1, w x 1, w g 1, w h 1");
+        "s T1: w a 1, w b 1, r x _, w c 1, w d 1, w e 1, w f 1, w x 1, w g 1, w h 1\ns T2: w z 1");
     WitnessRenderer r = new WitnessRenderer(h);
     assertThat(r.transaction(0, IntSet.of(h.key("x")))).isEqualTo(
         "T1 (session s): ... r(x)=init ... w(x)=1 ... (2 of 10 operations shown)");
     assertThat(r.transaction(0, IntSet.of(h.key("a"), h.key("h")))).isEqualTo(
         "T1 (session s): w(a)=1 ... w(h)=1 (2 of 10 operations shown)");
+    assertThat(r.transaction(0, IntSet.of(h.key("z")))).isEqualTo(
+        "T1 (session s): (10 operations, none on the witness's keys)");
   }
 
   @Test
