@@ -38,7 +38,7 @@ class BatchVersusIncrementalTest {
     assertThat(outcome.failing()).withFailMessage("%s", outcome).isEqualTo(0);
   }
 
-  private static IntArrayList historyOrder(History h) {
+  static IntArrayList historyOrder(History h) {
     IntArrayList order = new IntArrayList();
     for (int t = 0; t < h.txnCount(); t++) {
       order.add(t);
@@ -60,9 +60,15 @@ class BatchVersusIncrementalTest {
     return order;
   }
 
-  /** Copies the transactions of {@code source} in {@code order} into a fresh shared history, accepting each. */
+  /**
+   * Copies the transactions of {@code source} in {@code order} into a fresh shared history (keys
+   * keep their ids, so witnesses can be checked against {@code source}), accepting each.
+   */
   static CheckResult incremental(History source, Level level, IntArrayList order) {
     History h = new History();
+    for (int k = 0; k < source.keyCount(); k++) {
+      h.key(source.keyName(k));
+    }
     IncrementalChecker checker = new IncrementalChecker(h, level);
     List<Violation> out = new ArrayList<>();
     for (int t : order) {

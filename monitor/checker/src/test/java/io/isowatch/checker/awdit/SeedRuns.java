@@ -24,7 +24,7 @@ import java.util.function.Function;
  * <p>{@code TRIES} is the system property {@code isowatch.property.tries} (the root pom passes 2000
  * to surefire). The documented long run, 20,000 histories per level and property:
  * {@code mvn -pl monitor/checker test -Disowatch.property.tries=20000
- * -Dtest='FastVersusReferenceTest,BatchVersusIncrementalTest'}.
+ * -Dtest='FastVersusReferenceTest,BatchVersusIncrementalTest,WitnessValidityTest,PermissiveHistoriesTest'}.
  */
 final class SeedRuns {
   /** Histories per level and property. */

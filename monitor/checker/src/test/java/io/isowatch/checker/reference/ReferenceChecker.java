@@ -72,6 +72,14 @@ public final class ReferenceChecker implements Checker {
     return CheckResult.of(level, out);
   }
 
+  /**
+   * @param h a history
+   * @return the graph of §6 at this checker's level, to check witnesses against
+   */
+  public ReferenceGraph graph(History h) {
+    return new ReferenceGraph(h, level, ReferenceReads.checkedReads(h));
+  }
+
   /** §4: a committed transaction with valid external reads of one key from two writers. */
   private static List<Violation> nonRepeatableReads(List<Read> reads) {
     Map<List<Integer>, List<Read>> byTxnKey = new LinkedHashMap<>();

@@ -119,4 +119,17 @@ class ReferenceCheckerTest {
     assertConsistentEverywhere("s1 T1: r x 7 | unknown\ns2 T2: r x 3 | aborted");
     assertConsistentEverywhere("s1 T1: a k 1, a k 2\ns2 T2: r k [1 2], r k [1 2]\ns3 T3: r k []");
   }
+
+  @Test
+  void graphHoldsOnlyEdgesWhosePremiseHoldsAtItsLevel() {
+    History h = TestHistories.parse("s1 T1: w x 1\ns2 T2: r x _, r x 1\ns2 T3: w y 1");
+    ReferenceGraph rc = new ReferenceChecker(Level.READ_COMMITTED).graph(h);
+    ReferenceGraph ra = new ReferenceChecker(Level.READ_ATOMIC).graph(h);
+    Edge fromWriter = co(0, INIT, Because.READ_FROM_WRITER, 0, History.NIL, 1);
+    Edge readEarlier = co(0, INIT, Because.READ_EARLIER, 0, History.NIL, 1);
+    Edge wrongWr = new Edge(0, 2, EdgeType.WR, Because.READS_FROM, 0, 1, -1);
+    assertThat(List.of(rc.holds(fromWriter), ra.holds(fromWriter), ra.holds(readEarlier), ra.holds(so(1, 2)),
+        ra.holds(so(2, 1)), ra.holds(so(INIT, 2)), ra.holds(new Edge(0, 1, EdgeType.WR, Because.READS_FROM, 0, 1, -1)),
+        ra.holds(wrongWr))).isEqualTo(List.of(false, true, false, true, false, true, true, false));
+  }
 }

@@ -19,14 +19,19 @@ import java.util.List;
  * The graph of {@code notes/semantics.md} §5–§6 on adjacency matrices: nodes are the transactions
  * {@code 0..n-1} that are not aborted plus INIT at index {@code n}; edges {@code so} (consecutive
  * nodes of a session), INIT to every node, {@code wr} and {@code co'}. At most one edge is kept per
- * ordered pair, the one whose reason needs the weakest level.
+ * ordered pair, the one whose reason needs the weakest level. Built by {@link
+ * ReferenceChecker#graph}; tests check the fast checkers' witnesses against it with {@link
+ * #holds}. O(n^2) space, O(n^3) time to build.
  */
-final class ReferenceGraph {
+public final class ReferenceGraph {
+  private static final int INIT = ReferenceReads.INIT;
   private final History h;
   private final Level level;
   private final List<Read> reads;
   private final int n;
   private final Edge[][] edge;
+  /** {@code (so ∪ wr)+} for causal consistency, all false at the weaker levels. */
+  private final boolean[][] causal;
 
   ReferenceGraph(History h, Level level, List<Read> reads) {
     this.h = h;
@@ -55,6 +60,7 @@ final class ReferenceGraph {
         add(new Edge(r.writerTxn(), r.txn(), EdgeType.WR, Because.READS_FROM, r.key(), r.value(), -1));
       }
     }
+    causal = level == Level.CAUSAL ? causalPast() : new boolean[n][n];
     saturate();
   }
 
@@ -71,7 +77,6 @@ final class ReferenceGraph {
 
   /** §5: every (t3, r, t2) triple, the premise tested literally. */
   private void saturate() {
-    boolean[][] causal = level == Level.CAUSAL ? causalPast() : null;
     for (Read r : reads) {
       if (!r.external()) {
         continue;
@@ -82,36 +87,70 @@ final class ReferenceGraph {
         if (t2 == t1 || t2 == t3 || !ReferenceReads.isNode(h, t2) || !ReferenceReads.writes(h, t2, r.key())) {
           continue;
         }
-        Because why = premise(t3, r, t2, causal);
-        if (why != null) {
-          add(new Edge(t2, t1, EdgeType.CO, why, r.key(), r.value(), t3));
+        for (Because why : PREMISES) {
+          if (why.level().compareTo(level) <= 0 && premiseHolds(why, t3, r, t2)) {
+            add(new Edge(t2, t1, EdgeType.CO, why, r.key(), r.value(), t3));
+            break;
+          }
         }
       }
     }
   }
 
-  /** @return the weakest premise up to the checked level that puts {@code t2} before {@code r}'s writer */
-  private Because premise(int t3, Read r, int t2, boolean[][] causal) {
-    for (Read r2 : reads) {
-      if (r2.txn() == t3 && r2.external() && r2.op() < r.op() && r2.writerTxn() == t2) {
-        return Because.READ_EARLIER;
+  /** The premises of §5, weakest level first. */
+  private static final Because[] PREMISES = {Because.READ_EARLIER, Because.SESSION_PREDECESSOR,
+      Because.READ_FROM_WRITER, Because.CAUSAL_PAST};
+
+  /** @return whether premise {@code why} of §5 puts {@code t2} before the writer of {@code t3}'s read {@code r} */
+  private boolean premiseHolds(Because why, int t3, Read r, int t2) {
+    switch (why) {
+      case READ_EARLIER:
+      case READ_FROM_WRITER:
+        for (Read r2 : reads) {
+          if (r2.txn() == t3 && r2.external() && r2.writerTxn() == t2
+              && (why == Because.READ_FROM_WRITER || r2.op() < r.op())) {
+            return true;
+          }
+        }
+        return false;
+      case SESSION_PREDECESSOR:
+        return h.sessionOf(t2) == h.sessionOf(t3) && h.sessionIndex(t2) < h.sessionIndex(t3);
+      case CAUSAL_PAST:
+        return causal[t2][t3];
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Checks one edge of a witness against the definitions: {@code so} between nodes of one session
+   * in order (or from INIT), {@code wr} from a valid external read of the key, {@code co} from a
+   * valid external read of the key by {@code via} whose premise {@code because} holds at this level.
+   *
+   * @param e an edge as a checker reports it
+   * @return whether the edge is one of this level's graph, for the reason it gives
+   */
+  public boolean holds(Edge e) {
+    int a = e.from();
+    int b = e.to();
+    if (e.type() == EdgeType.SO) {
+      boolean nodes = b >= 0 && ReferenceReads.isNode(h, b) && (a == INIT || ReferenceReads.isNode(h, a));
+      return nodes && (a == INIT || (h.sessionOf(a) == h.sessionOf(b) && h.sessionIndex(a) < h.sessionIndex(b)));
+    }
+    for (Read r : reads) {
+      if (!r.external() || r.key() != e.key() || r.writerTxn() != (e.type() == EdgeType.WR ? a : b)) {
+        continue;
+      }
+      if (e.type() == EdgeType.WR && r.txn() == b) {
+        return true;
+      }
+      if (e.type() == EdgeType.CO && r.txn() == e.via() && a >= 0 && a != b && a != e.via()
+          && ReferenceReads.isNode(h, a) && ReferenceReads.writes(h, a, e.key())
+          && e.because().level().compareTo(level) <= 0 && premiseHolds(e.because(), e.via(), r, a)) {
+        return true;
       }
     }
-    if (level == Level.READ_COMMITTED) {
-      return null;
-    }
-    if (h.sessionOf(t2) == h.sessionOf(t3) && h.sessionIndex(t2) < h.sessionIndex(t3)) {
-      return Because.SESSION_PREDECESSOR;
-    }
-    for (Read r2 : reads) {
-      if (r2.txn() == t3 && r2.external() && r2.writerTxn() == t2) {
-        return Because.READ_FROM_WRITER;
-      }
-    }
-    if (level == Level.READ_ATOMIC) {
-      return null;
-    }
-    return causal[t2][t3] ? Because.CAUSAL_PAST : null;
+    return false;
   }
 
   /** @return {@code (so ∪ wr)+} over the nodes, INIT excluded, as a matrix */
@@ -148,13 +187,7 @@ final class ReferenceGraph {
 
   /** §6: one violation per non-trivial strongly connected component. */
   List<Violation> cycles() {
-    boolean[][] reach = new boolean[n + 1][n + 1];
-    for (int a = 0; a <= n; a++) {
-      for (int b = 0; b <= n; b++) {
-        reach[a][b] = edge[a][b] != null;
-      }
-    }
-    closeTransitively(reach);
+    boolean[][] reach = reachability();
     boolean[] done = new boolean[n + 1];
     List<Violation> out = new ArrayList<>();
     for (int u = 0; u <= n; u++) {
@@ -169,6 +202,17 @@ final class ReferenceGraph {
       out.add(shortestCycle(u, inComponent));
     }
     return out;
+  }
+
+  private boolean[][] reachability() {
+    boolean[][] reach = new boolean[n + 1][n + 1];
+    for (int a = 0; a <= n; a++) {
+      for (int b = 0; b <= n; b++) {
+        reach[a][b] = edge[a][b] != null;
+      }
+    }
+    closeTransitively(reach);
+    return reach;
   }
 
   private Violation shortestCycle(int u, boolean[] inComponent) {
