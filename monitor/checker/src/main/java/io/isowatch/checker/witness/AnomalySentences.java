@@ -84,7 +84,7 @@ final class AnomalySentences {
 
   private String intermediate(String t, int read, int write) {
     int writer = h.opTxn(write);
-    int last = r.lastWriteOf(writer, h.opKey(write), Integer.MAX_VALUE);
+    int last = r.lastWriteOf(writer, h.opKey(write));
     return t + " read " + seen(read) + " from " + r.txnName(writer) + ", which later overwrote it with "
         + r.operation(last);
   }

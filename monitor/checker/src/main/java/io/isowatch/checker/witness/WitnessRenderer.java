@@ -194,7 +194,7 @@ public final class WitnessRenderer {
   }
 
   private String versionOrder(Edge e, String from, String to) {
-    int before = e.from() == Witness.INIT ? -1 : lastWriteOf(e.from(), e.key(), Integer.MAX_VALUE);
+    int before = e.from() == Witness.INIT ? -1 : lastWriteOf(e.from(), e.key());
     boolean list = before >= 0 && h.opKind(before) == OpKind.APPEND;
     String previous = before < 0 ? "the initial value" : value(h.opValue(before));
     if (list) {
@@ -240,10 +240,10 @@ public final class WitnessRenderer {
     return t < 0 ? "?" : h.sessionName(h.sessionOf(t));
   }
 
-  /** @return the last write or append of {@code key} in {@code t} before operation {@code beforeOp}, or -1 */
-  int lastWriteOf(int t, int key, int beforeOp) {
+  /** @return the last write or append of {@code key} in {@code t}, or -1 */
+  int lastWriteOf(int t, int key) {
     int found = -1;
-    for (int op = h.opStart(t), end = Math.min(h.opEnd(t), beforeOp); op < end; op++) {
+    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
       if (OpKind.isWrite(h.opKind(op)) && h.opKey(op) == key) {
         found = op;
       }
