@@ -120,6 +120,10 @@ public final class JsonReport {
     for (Edge e : w.edges()) {
       edges.add(edge(e, w));
     }
+    ArrayNode support = witness.putArray("support");
+    for (Edge e : w.support()) {
+      support.add(edge(e, w));
+    }
     return node;
   }
 
