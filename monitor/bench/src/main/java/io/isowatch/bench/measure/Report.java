@@ -24,11 +24,11 @@ public final class Report {
     sb.append("|---|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
     for (Measurement m : points) {
       if (m.succeeded()) {
-        sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s | %.0f | %.1f | %.0f | %.0f | %s |%n",
+        sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s | %.0f | %.1f | %.0f | %.0f | %s |\n",
             m.family().cliName(), m.transactions(), m.ops(), m.sessions(), m.level().cliName(),
             m.generateMs(), m.checkMs(), m.historyMiB(), m.peakHeapMiB(), verdict(m)));
       } else {
-        sb.append(String.format(Locale.ROOT, "| %s | size %d | - | - | %s | - | - | - | - | failed: %s |%n",
+        sb.append(String.format(Locale.ROOT, "| %s | size %d | - | - | %s | - | - | - | - | failed: %s |\n",
             m.family().cliName(), m.size(), m.level().cliName(), m.failure()));
       }
     }
@@ -62,7 +62,7 @@ public final class Report {
       }
       double all = fit(g);
       double last = fit(g.subList(g.size() - 2, g.size()));
-      sb.append(String.format(Locale.ROOT, "| %s | %d .. %d | %.2f | %.2f |%n",
+      sb.append(String.format(Locale.ROOT, "| %s | %d .. %d | %.2f | %.2f |\n",
           e.getKey(), g.get(0).ops(), g.get(g.size() - 1).ops(), all, last));
     }
     return sb.toString();
