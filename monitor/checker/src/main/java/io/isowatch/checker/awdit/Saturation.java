@@ -7,6 +7,7 @@ import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.EdgeType;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 
@@ -43,7 +44,9 @@ final class Saturation {
   private final Level level;
   private final ReadResolver reads;
   private final IntArrayList lastNode = new IntArrayList();
-  /** (session, key) -> transactions of the session writing the key, in session order. */
+  /** Read atomic: (session, key) -> the session's last transaction writing the key, -1 if none. */
+  private final Long2IntOpenHashMap lastInSession = new Long2IntOpenHashMap();
+  /** Causal: (session, key) -> transactions of the session writing the key, in session order. */
   private final Long2ObjectOpenHashMap<SessionWriters> sessionWriters = new Long2ObjectOpenHashMap<>();
   /** key id -> the writer lists of the sessions that write it (null if none). */
   private final ObjectArrayList<ObjectArrayList<SessionWriters>> keyWriters = new ObjectArrayList<>();
@@ -70,6 +73,7 @@ final class Saturation {
     this.level = level;
     this.reads = reads;
     firstPos.defaultReturnValue(-1);
+    lastInSession.defaultReturnValue(-1);
     local.defaultReturnValue(-1);
   }
 
@@ -255,9 +259,9 @@ final class Saturation {
   /** Read atomic: the session's last earlier writer and every writer read from precede each writer read. */
   private void inferReadAtomic(int t3, int s3, EdgeSink sink) {
     for (int li = 0; li < touched.size(); li++) {
-      SessionWriters ws = sessionWriters.get(pair(s3, touched.getInt(li)));
-      if (ws != null) {
-        precedeReads(ws.last(), li, t3, Because.SESSION_PREDECESSOR, sink);
+      int w = lastInSession.get(pair(s3, touched.getInt(li)));
+      if (w >= 0) {
+        precedeReads(w, li, t3, Because.SESSION_PREDECESSOR, sink);
       }
     }
     for (int i = 0; i < sources.size(); i++) {
@@ -376,7 +380,12 @@ final class Saturation {
   private void recordWrites(int t, int s) {
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
       int x = h.opKey(op);
-      if (OpKind.isWrite(h.opKind(op)) && reads.isLastWrite(op)) {
+      if (!OpKind.isWrite(h.opKind(op)) || !reads.isLastWrite(op)) {
+        continue;
+      }
+      if (level == Level.READ_ATOMIC) {
+        lastInSession.put(pair(s, x), t);
+      } else {
         SessionWriters ws = sessionWriters.get(pair(s, x));
         if (ws == null) {
           ws = new SessionWriters(s);

@@ -9,14 +9,17 @@ import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
 import java.util.List;
 
 /**
  * Feeds transactions to the {@link Saturation} in a topological order of {@code so ∪ wr}, whatever
  * order they arrive in (as long as it is consistent with {@code so}): a transaction waits until its
- * session predecessor and every writer it read from are processed; a read of a value nobody wrote
- * yet waits for the writer to arrive. {@link #finish()} ends the waiting: missing writers become
+ * session predecessor and every writer it may have a {@code wr} edge from are processed; a read of a
+ * value nobody wrote yet waits for the writer to arrive. Reads that cannot give a {@code wr} edge
+ * (after the transaction's own write of the key, from an aborted transaction, of an intermediate
+ * write) never make it wait. {@link #finish()} ends the waiting: missing writers become
  * thin-air reads, and transactions on a cycle of {@code so ∪ wr} get their {@code so} and {@code
  * wr} edges (which close the cycle) without saturation.
  *
@@ -36,6 +39,7 @@ final class Scheduler {
   private final Int2ObjectOpenHashMap<IntArrayList> waitOnKey = new Int2ObjectOpenHashMap<>();
   private final IntRBTreeSet waiting = new IntRBTreeSet();
   private final IntArrayFIFOQueue work = new IntArrayFIFOQueue();
+  private final IntOpenHashSet ownKeys = new IntOpenHashSet();
   private boolean finalMode;
 
   /**
@@ -138,7 +142,13 @@ final class Scheduler {
     if (h.status(t) != TxnStatus.COMMITTED) {
       return false;
     }
+    ownKeys.clear();
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
+      int x = h.opKey(op);
+      if (OpKind.isWrite(h.opKind(op))) {
+        ownKeys.add(x);
+        continue;
+      }
       long v = reads.observed(op);
       if (v == History.UNKNOWN_VALUE || v == History.NIL) {
         continue;
@@ -146,18 +156,26 @@ final class Scheduler {
       int w = reads.writeOf(op);
       if (w < 0) {
         if (!finalMode) {
-          waitOn(waitOnKey, h.opKey(op), t);
+          waitOn(waitOnKey, x, t); // the writer may still come: thin-air only at finish
           return true;
         }
         continue;
       }
       int t1 = h.opTxn(w);
-      if (t1 != t && !isDone(t1)) {
-        waitOn(waitOnTxn, t1, t);
-        return true;
+      if (t1 == t || isDone(t1) || ownKeys.contains(x)) {
+        continue; // no wr edge can come of it (or it is there already): nothing to wait for
       }
+      if (isArrived(t1) && (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(w))) {
+        continue; // an aborted or intermediate read: reported, but no wr edge
+      }
+      waitOn(waitOnTxn, t1, t);
+      return true;
     }
     return false;
+  }
+
+  private boolean isArrived(int t) {
+    return t < arrived.size() && arrived.getBoolean(t);
   }
 
   private boolean isDone(int t) {

@@ -4,14 +4,14 @@ import java.util.Arrays;
 
 /**
  * The transactions of one session that write one key, in session order: their positions in the
- * session and their ids, on two int arrays. {@link #lastBefore} searches from a cursor left where
+ * session and their ids, interleaved on one int array. {@link #lastBefore} searches from a cursor left where
  * the previous search ended (exponential then binary search), so the mostly increasing bounds of a
  * pass in topological order cost O(1) amortised each, and any bound at most O(log n).
  */
 final class SessionWriters {
   final int session;
-  private int[] index = new int[2];
-  private int[] txn = new int[2];
+  /** Interleaved: at 2i the session position of writer i, at 2i+1 its transaction id. */
+  private int[] entries = new int[4];
   private int size;
   private int cursor;
 
@@ -21,23 +21,21 @@ final class SessionWriters {
 
   /** Appends a writer; positions must increase. */
   void add(int sessionIndex, int t) {
-    if (size == index.length) {
-      index = Arrays.copyOf(index, size * 2);
-      txn = Arrays.copyOf(txn, size * 2);
+    if (2 * size == entries.length) {
+      entries = Arrays.copyOf(entries, 4 * size);
     }
-    index[size] = sessionIndex;
-    txn[size] = t;
+    entries[2 * size] = sessionIndex;
+    entries[2 * size + 1] = t;
     size++;
   }
 
   /** @return the session position of the last writer appended */
   int lastIndex() {
-    return index[size - 1];
+    return entries[2 * size - 2];
   }
 
-  /** @return the last writer appended */
-  int last() {
-    return txn[size - 1];
+  private int index(int i) {
+    return entries[2 * i];
   }
 
   /**
@@ -48,12 +46,12 @@ final class SessionWriters {
     int c = Math.min(cursor, size - 1);
     int lo;
     int hi;
-    if (index[c] < bound) {
+    if (index(c) < bound) {
       // answer at or after c: gallop forward
       int step = 1;
       lo = c;
       hi = c + 1;
-      while (hi < size && index[hi] < bound) {
+      while (hi < size && index(hi) < bound) {
         lo = hi;
         step <<= 1;
         hi = Math.min(size, lo + step);
@@ -64,7 +62,7 @@ final class SessionWriters {
       int step = 1;
       hi = c - 1;
       lo = c - 1;
-      while (lo >= 0 && index[lo] >= bound) {
+      while (lo >= 0 && index(lo) >= bound) {
         hi = lo - 1;
         step <<= 1;
         lo = c - step;
@@ -76,10 +74,10 @@ final class SessionWriters {
         hi = lo;
       }
     }
-    // invariant: index[lo] < bound (or lo == -1); find the last such position in [lo, hi]
+    // invariant: index(lo) < bound (or lo == -1); find the last such position in [lo, hi]
     while (lo < hi) {
       int mid = (lo + hi + 1) >>> 1;
-      if (index[mid] < bound) {
+      if (index(mid) < bound) {
         lo = mid;
       } else {
         hi = mid - 1;
@@ -90,6 +88,6 @@ final class SessionWriters {
       return -1;
     }
     cursor = lo;
-    return txn[lo];
+    return entries[2 * lo + 1];
   }
 }

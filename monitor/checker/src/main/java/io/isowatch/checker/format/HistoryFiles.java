@@ -1,0 +1,120 @@
+package io.isowatch.checker.format;
+
+import io.isowatch.checker.history.History;
+import java.io.BufferedOutputStream;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.LongConsumer;
+
+/**
+ * Reads and writes history files in every {@link HistoryFormat}: the entry point for the CLI.
+ *
+ * <p>Readers stream their input (one line, record or transaction at a time) into a {@link History},
+ * so a history of 10^6 transactions with 8 operations each loads in well under 4 GiB of heap. Each
+ * format's conventions (initial values, aborted transactions, sessions, labels) are documented on
+ * its reader class and in {@code docs/history-format.md}.
+ */
+public final class HistoryFiles {
+  private HistoryFiles() {}
+
+  /**
+   * Tells the format of a history from its path and content; see {@code docs/history-format.md}.
+   *
+   * @param path a history file, or a directory for dbcop and Cobra
+   * @return its format
+   * @throws HistoryFormatException if the path does not exist, cannot be read, or its format cannot
+   *     be told (the message asks for {@code --format})
+   */
+  public static HistoryFormat detect(Path path) throws HistoryFormatException {
+    try {
+      return FormatSniffer.detect(path);
+    } catch (IOException e) {
+      throw HistoryFormatException.whole(path, "cannot read: " + e.getMessage(), null);
+    }
+  }
+
+  /**
+   * Reads a history.
+   *
+   * @param path a history file, or a directory for dbcop and Cobra
+   * @param formatOrNull its format, or {@code null} to {@link #detect} it
+   * @param progressBytes receives the number of bytes consumed so far (over all files of a
+   *     directory), every few thousand lines or transactions and once at the end; may be {@code
+   *     null}
+   * @return the history, every transaction closed
+   * @throws HistoryFormatException for malformed input, naming file, line or byte offset, problem
+   *     and what was expected
+   * @throws IOException if reading fails
+   */
+  public static History read(Path path, HistoryFormat formatOrNull, LongConsumer progressBytes)
+      throws HistoryFormatException, IOException {
+    HistoryFormat format = formatOrNull == null ? detect(path) : formatOrNull;
+    LongConsumer progress = progressBytes == null ? bytes -> { } : progressBytes;
+    boolean directoryFormat = format == HistoryFormat.DBCOP || format == HistoryFormat.COBRA;
+    if (!Files.exists(path)) {
+      throw HistoryFormatException.whole(path, "no such file or directory", "a history file");
+    }
+    if (Files.isDirectory(path) && !directoryFormat) {
+      throw HistoryFormatException.whole(path, "is a directory",
+          "a " + format.cliName() + " file");
+    }
+    switch (format) {
+      case JSONL:
+        return JsonLinesReader.read(path, progress);
+      case PLUME:
+        return PlumeReader.read(path, progress);
+      case AWDIT:
+        return AwditReader.read(path, progress);
+      case EDN:
+        return EdnReader.read(path, progress);
+      case DBCOP:
+        return DbcopReader.read(path, progress);
+      case COBRA:
+        if (!Files.isDirectory(path)) {
+          throw HistoryFormatException.whole(path, "is not a directory",
+              "a directory of Cobra *.log files");
+        }
+        return CobraReader.read(path, progress);
+      default:
+        throw new AssertionError(format);
+    }
+  }
+
+  /**
+   * Writes a history as JSON lines or Plume text.
+   *
+   * @param h the history; every transaction closed
+   * @param format {@link HistoryFormat#JSONL} (any history) or {@link HistoryFormat#PLUME}
+   *     (register histories whose transactions all committed or aborted; see {@code PlumeWriter})
+   * @param out the file to create or replace
+   * @throws UnsupportedOperationException for other formats, naming the writable ones
+   * @throws IllegalArgumentException if Plume text cannot represent the history
+   * @throws IOException if writing fails
+   */
+  public static void write(History h, HistoryFormat format, Path out) throws IOException {
+    switch (format) {
+      case JSONL:
+        try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(out), 1 << 16)) {
+          JsonLinesWriter.write(h, os);
+        }
+        break;
+      case PLUME:
+        PlumeWriter.check(h);
+        try (Writer w = new BufferedWriter(
+            new OutputStreamWriter(Files.newOutputStream(out), StandardCharsets.UTF_8), 1 << 16)) {
+          PlumeWriter.write(h, w);
+        }
+        break;
+      default:
+        throw new UnsupportedOperationException("cannot write " + format.cliName()
+            + " histories; writable formats: " + HistoryFormat.JSONL.cliName() + ", "
+            + HistoryFormat.PLUME.cliName());
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package io.isowatch.checker.format;
+
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.TxnStatus;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.LongConsumer;
+
+/**
+ * Reads Plume / PolySI text histories: one operation per line, {@code r(K,V,S,T)} or {@code
+ * w(K,V,S,T)} with key, value, session and transaction as integers.
+ *
+ * <p>Conventions (source: Plume's and PolySI's {@code TextHistoryLoader}, AWDIT's {@code
+ * parse_plume_history}; details in {@code docs/history-format.md}):
+ *
+ * <ul>
+ *   <li>A transaction's lines are in program order; a session's transactions are ordered by first
+ *       appearance. Sessions may interleave line by line, so each session's open transaction is
+ *       buffered and appended whole when the session starts its next one (or at the end of file).
+ *       A session is sequential: a transaction that reappears after its session started another
+ *       one, or in a second session, is malformed.
+ *   <li>Value 0 is every key's initial value: {@code r(K,0,..)} reads {@link History#NIL}, and a
+ *       write of 0 is rejected (it would be indistinguishable from the initial value).
+ *   <li>{@code T = -1} marks an operation of an aborted transaction. Plume keeps only the aborted
+ *       writes, without grouping; here the consecutive {@code T = -1} lines of one session form one
+ *       {@link TxnStatus#ABORTED} transaction (reads included), labelled with minus the line number
+ *       of its first operation so that labels stay unique.
+ *   <li>Other transactions are committed and labelled with their {@code T}.
+ * </ul>
+ */
+final class PlumeReader {
+  static final String EXPECTED = "r(K,V,S,T) or w(K,V,S,T) with integers K, V, S >= 0 and T >= -1";
+
+  private static final String[] FIELDS = {"key", "value", "session", "transaction"};
+  private static final long NONE = Long.MIN_VALUE;
+  private static final long ABORTED_GROUP = -1;
+
+  private final Path file;
+  private final History h = new History();
+  private final Long2IntOpenHashMap sessionIds = new Long2IntOpenHashMap();
+  private final Long2IntOpenHashMap keyIds = new Long2IntOpenHashMap();
+  /** Transaction number -> session id, for every transaction seen. */
+  private final Long2IntOpenHashMap txnSession = new Long2IntOpenHashMap();
+  /** Per session id: the open transaction's T ({@link #ABORTED_GROUP} for aborted ops), or NONE. */
+  private final LongArrayList openTxn = new LongArrayList();
+  private final ObjectArrayList<TxnBuffer> buffers = new ObjectArrayList<>();
+  private long line;
+
+  private PlumeReader(Path file) {
+    this.file = file;
+    sessionIds.defaultReturnValue(-1);
+    keyIds.defaultReturnValue(-1);
+    txnSession.defaultReturnValue(-1);
+  }
+
+  /**
+   * @param file the file
+   * @param progress receives the bytes consumed so far, every few thousand lines
+   * @return the history
+   * @throws HistoryFormatException naming the line of the first malformed operation
+   */
+  static History read(Path file, LongConsumer progress)
+      throws HistoryFormatException, IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return new PlumeReader(file).readAll(new LineReader(in, file), progress);
+    }
+  }
+
+  private History readAll(LineReader lines, LongConsumer progress)
+      throws HistoryFormatException, IOException {
+    String text;
+    while ((text = lines.next()) != null) {
+      line = lines.lineNumber();
+      String op = text.strip();
+      if (!op.isEmpty()) {
+        parse(op);
+      }
+      if (line % LineReader.PROGRESS_EVERY_LINES == 0) {
+        progress.accept(lines.bytesConsumed());
+      }
+    }
+    for (int s = 0; s < buffers.size(); s++) {
+      flush(s);
+    }
+    progress.accept(lines.bytesConsumed());
+    return h;
+  }
+
+  private void parse(String op) throws HistoryFormatException {
+    char kind = op.charAt(0);
+    if ((kind != 'r' && kind != 'w') || op.length() < 2 || op.charAt(1) != '('
+        || op.charAt(op.length() - 1) != ')') {
+      throw error("malformed operation '" + op + "'");
+    }
+    long[] f = new long[4];
+    int from = 2;
+    for (int i = 0; i < 4; i++) {
+      int to = i < 3 ? op.indexOf(',', from) : op.length() - 1;
+      if (to < 0 || (i == 3 && op.indexOf(',', from) >= 0)) {
+        throw error("malformed operation '" + op + "': not four fields");
+      }
+      f[i] = number(op, from, to, i);
+      from = to + 1;
+    }
+    add(kind == 'w', f[0], f[1], f[2], f[3]);
+  }
+
+  private long number(String op, int from, int to, int field) throws HistoryFormatException {
+    boolean negative = to - from > 1 && op.charAt(from) == '-';
+    int start = negative ? from + 1 : from;
+    long v = 0;
+    for (int i = start; i < to; i++) {
+      int d = op.charAt(i) - '0';
+      if (d < 0 || d > 9 || (i - start >= 18 && v > (Long.MAX_VALUE - d) / 10)) {
+        throw error(FIELDS[field] + " '" + op.substring(from, to) + "' is not a 64-bit integer");
+      }
+      v = 10 * v + d;
+    }
+    if (from == to) {
+      throw error(FIELDS[field] + " is empty");
+    }
+    if (negative && (field != 3 || v != 1)) {
+      throw error(FIELDS[field] + " -" + v + " is negative");
+    }
+    return negative ? -v : v;
+  }
+
+  private void add(boolean write, long key, long value, long session, long txn)
+      throws HistoryFormatException {
+    if (write && value == 0) {
+      throw HistoryFormatException.atLine(file, line,
+          "write of value 0, which Plume reserves for every key's initial value", "a value >= 1");
+    }
+    int s = sessionId(session);
+    long open = openTxn.getLong(s);
+    if (txn == ABORTED_GROUP) {
+      if (open != ABORTED_GROUP) {
+        flush(s);
+        openTxn.set(s, ABORTED_GROUP);
+      }
+    } else if (open != txn) {
+      int seenIn = txnSession.putIfAbsent(txn, s);
+      if (seenIn >= 0) {
+        String where = seenIn == s
+            ? "continues after its session started another transaction"
+            : "appears in session " + h.sessionName(s) + " but began in session "
+                + h.sessionName(seenIn);
+        throw HistoryFormatException.atLine(file, line, "transaction " + txn + " " + where,
+            "the lines of a transaction within one session, before its session's next transaction");
+      }
+      flush(s);
+      openTxn.set(s, txn);
+    }
+    int k = keyId(key);
+    TxnBuffer buffer = buffers.get(s);
+    if (write) {
+      buffer.write(k, value, line);
+    } else {
+      buffer.read(k, value == 0 ? History.NIL : value, line);
+    }
+  }
+
+  private void flush(int s) throws HistoryFormatException {
+    long open = openTxn.getLong(s);
+    TxnBuffer buffer = buffers.get(s);
+    if (open == NONE || buffer.size() == 0) {
+      return;
+    }
+    if (open == ABORTED_GROUP) {
+      buffer.appendTo(h, s, -buffer.firstLine(), TxnStatus.ABORTED, file);
+    } else {
+      buffer.appendTo(h, s, open, TxnStatus.COMMITTED, file);
+    }
+    openTxn.set(s, NONE);
+  }
+
+  private int sessionId(long session) {
+    int id = sessionIds.get(session);
+    if (id < 0) {
+      id = h.session(Long.toString(session));
+      sessionIds.put(session, id);
+      openTxn.add(NONE);
+      buffers.add(new TxnBuffer());
+    }
+    return id;
+  }
+
+  private int keyId(long key) {
+    int id = keyIds.get(key);
+    if (id < 0) {
+      id = h.key(Long.toString(key));
+      keyIds.put(key, id);
+    }
+    return id;
+  }
+
+  private HistoryFormatException error(String problem) {
+    return HistoryFormatException.atLine(file, line, problem, EXPECTED);
+  }
+}

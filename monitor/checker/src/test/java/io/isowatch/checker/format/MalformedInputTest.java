@@ -1,0 +1,181 @@
+package io.isowatch.checker.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Malformed input in every format: the exact message names file, line or byte offset, the
+ * problem and what was expected. In the table, {@code F} stands for the file's path; binary
+ * contents are given in hex.
+ */
+class MalformedInputTest {
+  private static final String PLUME = "; expected " + PlumeReader.EXPECTED;
+  private static final String AWDIT = "; expected " + AwditReader.EXPECTED;
+  private static final String TXN = "; expected " + JsonLinesReader.EXPECTED_TXN;
+  private static final String OP = "; expected " + JsonLinesReader.EXPECTED_OP;
+
+  @TempDir Path dir;
+
+  static Stream<Arguments> textCases() {
+    return Stream.of(
+        Arguments.of(HistoryFormat.PLUME, "w(1,1,1,1)\nx(1,2,3,4)\n",
+            "F:2: malformed operation 'x(1,2,3,4)'" + PLUME),
+        Arguments.of(HistoryFormat.PLUME, "r(1,2,3)\n",
+            "F:1: malformed operation 'r(1,2,3)': not four fields" + PLUME),
+        Arguments.of(HistoryFormat.PLUME, "r(1,2,3,4,5)\n",
+            "F:1: malformed operation 'r(1,2,3,4,5)': not four fields" + PLUME),
+        Arguments.of(HistoryFormat.PLUME, "r(1,a,3,4)\n",
+            "F:1: value 'a' is not a 64-bit integer" + PLUME),
+        Arguments.of(HistoryFormat.PLUME, "r(1,2,3,-2)\n",
+            "F:1: transaction -2 is negative" + PLUME),
+        Arguments.of(HistoryFormat.PLUME, "r(-1,2,3,4)\n", "F:1: key -1 is negative" + PLUME),
+        Arguments.of(HistoryFormat.PLUME, "r(1,,3,4)\n", "F:1: value is empty" + PLUME),
+        Arguments.of(HistoryFormat.PLUME, "r(1,2,99999999999999999999,4)\n",
+            "F:1: session '99999999999999999999' is not a 64-bit integer" + PLUME),
+        Arguments.of(HistoryFormat.PLUME, "w(1,0,1,1)\n",
+            "F:1: write of value 0, which Plume reserves for every key's initial value; "
+                + "expected a value >= 1"),
+        Arguments.of(HistoryFormat.PLUME, "w(1,5,1,1)\nw(1,5,2,2)\n",
+            "F:2: value 5 written twice to key 1 (first by T1); values must be unique per key"),
+        Arguments.of(HistoryFormat.PLUME, "r(1,1,1,1)\nr(1,1,1,2)\nr(1,1,1,1)\n",
+            "F:3: transaction 1 continues after its session started another transaction; expected "
+                + "the lines of a transaction within one session, before its session's next "
+                + "transaction"),
+        Arguments.of(HistoryFormat.PLUME, "r(1,1,1,1)\nr(1,1,2,1)\n",
+            "F:2: transaction 1 appears in session 2 but began in session 1; expected the lines of "
+                + "a transaction within one session, before its session's next transaction"),
+        Arguments.of(HistoryFormat.AWDIT, "w 0 0\n=====\nr 1\n",
+            "F:3: malformed line 'r 1'" + AWDIT),
+        Arguments.of(HistoryFormat.AWDIT, "x 1 2\n", "F:1: malformed line 'x 1 2'" + AWDIT),
+        Arguments.of(HistoryFormat.AWDIT, "r x 1\n",
+            "F:1: key 'x' is not a non-negative integer" + AWDIT),
+        Arguments.of(HistoryFormat.AWDIT, "w 1 1\n---\nw 1 1\n",
+            "F:3: value 1 written twice to key 1 (first by T1); values must be unique per key"),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :process 0, :value [[:r 1 nil]\n",
+            "F:1: line ends before ']' at column 43; expected ']'"),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok :process}\n",
+            "F:1: map has a key without a value at column 20; expected a value after the key"),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok} {}\n",
+            "F:1: text after the value at column 13; expected one EDN value per line"),
+        Arguments.of(HistoryFormat.EDN, "[1 2]\n",
+            "F:1: not a map; expected " + EdnReader.EXPECTED_OP),
+        Arguments.of(HistoryFormat.EDN, "{:type :okay, :process 0, :value []}\n",
+            "F:1: :type :okay; expected :invoke, :ok, :fail or :info"),
+        Arguments.of(HistoryFormat.EDN, "{:process 0, :value []}\n",
+            "F:1: no :type; expected :invoke, :ok, :fail or :info"),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :process 0, :value nil}\n",
+            "F:1: :value is not a vector of micro-ops; expected " + EdnReader.EXPECTED_OP),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :process 0, :value [[:put 1 2]]}\n",
+            "F:1: unknown micro-op :put; expected " + EdnReader.EXPECTED_MOP),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :process 0, :value [[:r 1]]}\n",
+            "F:1: malformed micro-op [:r 1]; expected " + EdnReader.EXPECTED_MOP),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :process 0, :value [[:w 1 \"a\"]]}\n",
+            "F:1: written value \"a\" is not a 64-bit integer; expected an integer"),
+        Arguments.of(HistoryFormat.EDN,
+            "{:type :ok, :process 0, :value [[:w 1 2]]}\n"
+                + "{:type :ok, :process 1, :value [[:w 1 2]]}\n",
+            "F:2: value 2 written twice to key 1 (first by T1); values must be unique per key"),
+        Arguments.of(HistoryFormat.JSONL, "{\"session\": }\n",
+            "F:1: malformed JSON: Unexpected character ('}' (code 125)): expected a value; "
+                + "expected one JSON object per line"),
+        Arguments.of(HistoryFormat.JSONL, "[1]\n", "F:1: found an array" + TXN),
+        Arguments.of(HistoryFormat.JSONL, "{\"sesion\":\"s\",\"ops\":[]}\n",
+            "F:1: unknown field \"sesion\" in a transaction" + TXN),
+        Arguments.of(HistoryFormat.JSONL, "{\"ops\":[]}\n",
+            "F:1: transaction without \"session\"" + TXN),
+        Arguments.of(HistoryFormat.JSONL, "{\"session\":\"s\",\"status\":\"done\",\"ops\":[]}\n",
+            "F:1: status \"done\"; expected \"committed\", \"aborted\" or \"unknown\""),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"s\",\"ops\":[]}\n"
+                + "{\"session\":\"s\",\"ops\":[{\"f\":\"w\",\"key\":\"x\"}]}\n",
+            "F:2: \"w\" without an integer \"value\"; expected an integer value"),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"s\",\"ops\":[{\"f\":\"d\",\"key\":\"x\"}]}\n",
+            "F:1: unknown operation \"d\"; expected \"r\", \"w\" or \"append\""),
+        Arguments.of(HistoryFormat.JSONL, "{\"session\":\"s\",\"ops\":[{\"f\":\"r\"}]}\n",
+            "F:1: operation without \"key\"" + OP),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"s\",\"ops\":[{\"f\":\"r\",\"key\":\"x\",\"value\":\"v\"}]}\n",
+            "F:1: \"value\" is the string \"v\"; "
+                + "expected an integer, null or an array of integers"),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"s\",\"ops\":[{\"f\":\"w\",\"key\":\"x\","
+                + "\"value\":99999999999999999999}]}\n",
+            "F:1: \"value\" 99999999999999999999 is out of the 64-bit range; "
+                + "expected a 64-bit integer"),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"s\",\"ops\":[{\"f\":\"w\",\"key\":\"x\",\"value\":1},"
+                + "{\"f\":\"w\",\"key\":\"x\",\"value\":1}]}\n",
+            "F:1: value 1 written twice to key x (first by T1); values must be unique per key"));
+  }
+
+  @ParameterizedTest(name = "{0}: {2}")
+  @MethodSource("textCases")
+  void textInput(HistoryFormat format, String content, String message) throws Exception {
+    Path file = dir.resolve("bad." + format.cliName());
+    Files.writeString(file, content, StandardCharsets.UTF_8);
+    assertThat(failure(file, format).getMessage()).isEqualTo(message.replace("F:", file + ":"));
+  }
+
+  private static final String DBCOP_HEADER = "00".repeat(40) + "00".repeat(24);
+
+  static Stream<Arguments> binaryCases() {
+    String s1 = "0100000000000000"; // u64 1, little-endian
+    String event = "01" + "0100000000000000" + "0500000000000000" + "01";
+    return Stream.of(
+        Arguments.of(HistoryFormat.DBCOP, "0000000000000000" + "0a000000",
+            "F: byte 8: file ends inside the header's node count; expected more bytes"),
+        Arguments.of(HistoryFormat.DBCOP, "00".repeat(40) + "ffffffffffffff7f",
+            "F: byte 40: info length 9223372036854775807 exceeds what the rest of the file "
+                + "can hold; expected at most 0"),
+        Arguments.of(HistoryFormat.DBCOP, DBCOP_HEADER + s1 + s1 + s1 + event + "02",
+            "F: byte 106: transaction's success flag is byte 2; expected a bool (0 or 1)"),
+        Arguments.of(HistoryFormat.DBCOP, DBCOP_HEADER + s1 + s1 + s1 + event + "01" + "ff",
+            "F: byte 107: bytes after the last session; expected the end of the file"),
+        Arguments.of(HistoryFormat.DBCOP,
+            DBCOP_HEADER + s1 + s1 + s1 + "01" + "0100000000000000" + "0000000000000000" + "01"
+                + "01",
+            "F: byte 88: write of value 0, which dbcop reserves for every variable's initial "
+                + "value; expected a value >= 1"),
+        Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "58",
+            "F: byte 9: unknown record tag 'X' (0x58); expected a record tag S, W, R or C"),
+        Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "57" + "00000000",
+            "F: byte 10: file ends inside the write record's writeId; expected more bytes"),
+        Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "43" + "0000000000000002",
+            "F: byte 9: commit of transaction 2 inside transaction 1; expected C 1"),
+        Arguments.of(HistoryFormat.COBRA,
+            "57" + "0000000000000010" + "0000000000000001" + "0000000000000001",
+            "F: byte 0: write outside any transaction; expected S before it"),
+        Arguments.of(HistoryFormat.COBRA,
+            "53" + "0000000000000001" + "52" + "00000000bebeebee" + "0000000023332333"
+                + "0000000000000001" + "0000000000000000",
+            "F: byte 9: read with reserved writeId 0x23332333; expected the writeId of a write"));
+  }
+
+  @ParameterizedTest(name = "{0}: {2}")
+  @MethodSource("binaryCases")
+  void binaryInput(HistoryFormat format, String hex, String message) throws Exception {
+    Path history = dir.resolve("bad-" + format.cliName());
+    Files.createDirectory(history);
+    Path file = history.resolve(format == HistoryFormat.DBCOP ? "history.bincode" : "s1.log");
+    Files.write(file, HexFormat.of().parseHex(hex));
+    assertThat(failure(history, format).getMessage()).isEqualTo(message.replace("F:", file + ":"));
+  }
+
+  private static HistoryFormatException failure(Path path, HistoryFormat format) {
+    HistoryFormatException e = catchThrowableOfType(HistoryFormatException.class,
+        () -> HistoryFiles.read(path, format, null));
+    assertThat(e).as("HistoryFormatException for " + path).isNotNull();
+    return e;
+  }
+}
