@@ -34,8 +34,8 @@ public final class CheckerBenchmark implements Callable<Integer> {
   List<Long> wideSizes = List.of(25_000L, 100_000L, 400_000L, 1_600_000L, 6_400_000L);
 
   @Option(names = "--grid-sizes", split = ",",
-      description = "Reader-grid sizes in operations (default: 10000,40000,160000,640000).")
-  List<Long> gridSizes = List.of(10_000L, 40_000L, 160_000L, 640_000L);
+      description = "Reader-grid sizes in operations (default: 10000,40000,160000,320000,640000).")
+  List<Long> gridSizes = List.of(10_000L, 40_000L, 160_000L, 320_000L, 640_000L);
 
   @Option(names = "--levels", split = ",", converter = LevelConverter.class,
       description = "Levels (default: read-committed,read-atomic,causal).")

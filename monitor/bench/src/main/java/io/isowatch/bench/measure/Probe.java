@@ -9,13 +9,15 @@ import io.isowatch.checker.witness.CheckResult;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Measures one point in the current JVM (meant to be a fresh one, see {@link ChildRunner}): warms
  * the checker up on a small history of the same family, generates the history (timed), then checks
- * it {@code repetitions} times, timing each check with {@link System#nanoTime()} and reading the
+ * it {@code repetitions} times, timing each check with {@link System#nanoTime()} (wall) and {@link
+ * ThreadMXBean#getCurrentThreadCpuTime()} (CPU of the checking thread), and reading the
  * heap pools' peak use ({@link MemoryPoolMXBean#getPeakUsage()}, reset before each check).
  */
 public final class Probe {
@@ -61,7 +63,9 @@ public final class Probe {
     double generateMs = (System.nanoTime() - t0) / 1e6;
     double historyMiB = usedHeapAfterGc() / MIB;
 
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     double[] times = new double[repetitions];
+    double[] cpuTimes = new double[repetitions];
     double peak = 0;
     CheckResult result = null;
     List<MemoryPoolMXBean> pools = heapPools();
@@ -69,9 +73,11 @@ public final class Probe {
       result = null;
       usedHeapAfterGc();
       pools.forEach(MemoryPoolMXBean::resetPeakUsage);
+      long cpu0 = threads.getCurrentThreadCpuTime();
       long c0 = System.nanoTime();
       result = checker.check(h);
       times[r] = (System.nanoTime() - c0) / 1e6;
+      cpuTimes[r] = (threads.getCurrentThreadCpuTime() - cpu0) / 1e6;
       long sum = 0;
       for (MemoryPoolMXBean p : pools) {
         sum += p.getPeakUsage().getUsed();
@@ -79,7 +85,7 @@ public final class Probe {
       peak = Math.max(peak, sum / MIB);
     }
     return new Measurement(family, size, level, h.txnCount(), h.opCount(), h.sessionCount(),
-        generateMs, median(times), historyMiB, peak, result.verdict().name(),
+        generateMs, median(times), median(cpuTimes), historyMiB, peak, result.verdict().name(),
         result.violations().size(), null);
   }
 

@@ -10,32 +10,33 @@ import org.junit.jupiter.api.Test;
 
 class ReportTest {
   private static Measurement point(long ops, double ms) {
-    return new Measurement(Family.WIDE_READER, ops, Level.READ_COMMITTED, 9, (int) ops, 9, 12.4, ms, 30.2, 101.6,
-        "CONSISTENT", 0, null);
+    return new Measurement(Family.WIDE_READER, ops, Level.READ_COMMITTED, 9, (int) ops, 9, 12.4, 2 * ms, ms, 30.2,
+        101.6, "CONSISTENT", 0, null);
   }
 
   private static final List<Measurement> POINTS = List.of(
-      point(1_000, 2.0), point(4_000, 16.0), point(16_000, 128.0),
+      point(1_000, 2.0), point(4_000, 16.0), point(16_000, 128.0), point(64_000, 512.0),
       Measurement.failed(Family.READER_GRID, 640_000, Level.READ_ATOMIC, "OutOfMemoryError: Java heap space"));
 
   @Test
   void tableHasOneRowPerPoint() {
     assertThat(Report.table(POINTS)).isEqualTo(String.join("\n",
-        "| family | transactions | ops | sessions | level | generate ms | check ms | history MiB | peak heap MiB | verdict |",
-        "|---|---:|---:|---:|---|---:|---:|---:|---:|---|",
-        "| wide-reader | 9 | 1000 | 9 | read-committed | 12 | 2.0 | 30 | 102 | consistent |",
-        "| wide-reader | 9 | 4000 | 9 | read-committed | 12 | 16.0 | 30 | 102 | consistent |",
-        "| wide-reader | 9 | 16000 | 9 | read-committed | 12 | 128.0 | 30 | 102 | consistent |",
-        "| reader-grid | size 640000 | - | - | read-atomic | - | - | - | - | failed: OutOfMemoryError: Java heap space |",
+        "| family | transactions | ops | sessions | level | generate ms | check ms | check CPU ms | history MiB | peak heap MiB | verdict |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|",
+        "| wide-reader | 9 | 1000 | 9 | read-committed | 12 | 4.0 | 2.0 | 30 | 102 | consistent |",
+        "| wide-reader | 9 | 4000 | 9 | read-committed | 12 | 32.0 | 16.0 | 30 | 102 | consistent |",
+        "| wide-reader | 9 | 16000 | 9 | read-committed | 12 | 256.0 | 128.0 | 30 | 102 | consistent |",
+        "| wide-reader | 9 | 64000 | 9 | read-committed | 12 | 1024.0 | 512.0 | 30 | 102 | consistent |",
+        "| reader-grid | size 640000 | - | - | read-atomic | - | - | - | - | - | failed: OutOfMemoryError: Java heap space |",
         ""));
   }
 
   @Test
   void exponentsAreFittedPerFamilyAndLevelOverSuccessfulPoints() {
     assertThat(Report.exponents(POINTS)).isEqualTo(String.join("\n",
-        "| family | level | ops range | exponent (all sizes) | exponent (two largest) |",
-        "|---|---|---|---:|---:|",
-        "| wide-reader | read-committed | 1000 .. 16000 | 1.50 | 1.50 |",
+        "| family | level | ops range | exponent, wall (all sizes) | exponent, CPU (all sizes) | exponent, CPU (two largest) |",
+        "|---|---|---|---:|---:|---:|",
+        "| wide-reader | read-committed | 1000 .. 64000 | 1.35 | 1.35 | 1.00 |",
         ""));
   }
 
@@ -46,7 +47,7 @@ class ReportTest {
     }
     assertThatThrownBy(() -> Measurement.parse("PROBE\tregister"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("not a probe line (expected 14 tab-separated fields): PROBE\tregister");
+        .hasMessage("not a probe line (expected 15 tab-separated fields): PROBE\tregister");
   }
 
   @Test
