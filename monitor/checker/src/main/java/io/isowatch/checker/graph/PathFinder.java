@@ -7,16 +7,48 @@ import java.util.function.IntPredicate;
  * Cheapest paths by 0-1 breadth-first search: edges weigh 0 or 1, a path's cost is the sum of its
  * weights, ties broken by fewer edges. Used to find, inside a strongly connected component, the
  * cycle with the fewest inferred or anti-dependency edges (Elle, VLDB 2020, §4.3 searches the
- * shortest cycle of each class the same way). O(nodes + edges) per search; scratch arrays are
- * reused across searches, reset lazily with an epoch stamp.
+ * shortest cycle of each class the same way).
+ *
+ * <p>The order (cost, edges) is lexicographic, so it is searched level by level of cost: inside a
+ * level, two first-in-first-out queues (nodes entered by a weight-1 edge from the level below, and
+ * nodes entered by a weight-0 edge inside the level) are each sorted by edge count, and merging their
+ * heads visits the level's nodes in edge-count order, as Dijkstra's algorithm would. The first visit
+ * of the target is therefore cheapest. O(nodes + edges) per search; scratch arrays are reused
+ * across searches, reset lazily with an epoch stamp.
  */
 public final class PathFinder {
   private final Digraph g;
   private final int[] stamp;
   private final long[] dist;
   private final int[] viaEdge;
-  private final int[] deque;
+  private final Queue[] queues = {new Queue(), new Queue(), new Queue()};
   private int epoch;
+
+  /** A first-in-first-out queue of (node, distance) entries on growable primitive arrays. */
+  private static final class Queue {
+    int[] nodes = new int[64];
+    long[] keys = new long[64];
+    int head;
+    int tail;
+
+    void clear() {
+      head = 0;
+      tail = 0;
+    }
+
+    boolean isEmpty() {
+      return head == tail;
+    }
+
+    void add(int node, long key) {
+      if (tail == nodes.length) {
+        nodes = Arrays.copyOf(nodes, 2 * tail);
+        keys = Arrays.copyOf(keys, 2 * tail);
+      }
+      nodes[tail] = node;
+      keys[tail++] = key;
+    }
+  }
 
   /** @param g the graph; edges added after this call are seen by later searches */
   public PathFinder(Digraph g) {
@@ -25,7 +57,6 @@ public final class PathFinder {
     stamp = new int[n];
     dist = new long[n];
     viaEdge = new int[n];
-    deque = new int[2 * n + 2];
   }
 
   /**
@@ -43,45 +74,55 @@ public final class PathFinder {
       Arrays.fill(stamp, 0);
       epoch = 1;
     }
-    int cap = deque.length;
-    int head = g.nodeCount() + 1;
-    int tail = head;
+    // dist encodes cost * 2^32 + hops, so that comparing longs compares (cost, hops)
+    Queue entered = queues[0];
+    Queue inside = queues[1];
+    Queue next = queues[2];
+    entered.clear();
+    inside.clear();
+    next.clear();
     stamp[source] = epoch;
     dist[source] = 0;
     viaEdge[source] = -1;
-    deque[tail++] = source;
-    // dist encodes cost * 2^32 + hops so that ties prefer fewer edges
-    while (head != tail) {
-      int v = deque[head];
-      head = (head + 1) % cap;
-      if (v == target) {
-        break;
-      }
-      long dv = dist[v];
-      for (int i = g.outStart(v), end = g.outEnd(v); i < end; i++) {
-        int e = g.outEdge(i);
-        if (!allowed.test(e)) {
-          continue;
+    entered.add(source, 0);
+    boolean found = false;
+    while (!found && !entered.isEmpty()) {
+      while (!found && !(entered.isEmpty() && inside.isEmpty())) {
+        Queue q = inside.isEmpty()
+            || (!entered.isEmpty() && entered.keys[entered.head] <= inside.keys[inside.head]) ? entered : inside;
+        int v = q.nodes[q.head];
+        long dv = q.keys[q.head++];
+        if (dv != dist[v]) {
+          continue; // a cheaper entry for v came first
         }
-        int w = g.to(e);
-        if (component != null && component.of(w) != c) {
-          continue;
+        if (v == target) {
+          found = true;
+          break;
         }
-        boolean h = heavy.test(e);
-        long dw = dv + (h ? (1L << 32) : 0) + 1;
-        if (stamp[w] != epoch || dw < dist[w]) {
-          stamp[w] = epoch;
-          dist[w] = dw;
-          viaEdge[w] = e;
-          if (h) {
-            deque[tail] = w;
-            tail = (tail + 1) % cap;
-          } else {
-            head = (head - 1 + cap) % cap;
-            deque[head] = w;
+        for (int i = g.outStart(v), end = g.outEnd(v); i < end; i++) {
+          int e = g.outEdge(i);
+          if (!allowed.test(e)) {
+            continue;
+          }
+          int w = g.to(e);
+          if (component != null && component.of(w) != c) {
+            continue;
+          }
+          boolean h = heavy.test(e);
+          long dw = dv + (h ? (1L << 32) : 0) + 1;
+          if (stamp[w] != epoch || dw < dist[w]) {
+            stamp[w] = epoch;
+            dist[w] = dw;
+            viaEdge[w] = e;
+            (h ? next : inside).add(w, dw);
           }
         }
       }
+      Queue t = entered;
+      entered = next;
+      next = t;
+      next.clear();
+      inside.clear();
     }
     if (stamp[target] != epoch) {
       return null;

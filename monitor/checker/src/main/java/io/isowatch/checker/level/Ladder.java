@@ -37,7 +37,9 @@ public final class Ladder {
     WEAKEST_FORBIDDING.put(Anomaly.G1C, Level.READ_COMMITTED);
     // Adya 1999, §4.3 (PL-SI forbids G-single; Elle §4.2 reads it as read skew).
     WEAKEST_FORBIDDING.put(Anomaly.G_SINGLE, Level.SNAPSHOT_ISOLATION);
-    // Adya 1999, §4.3 (G-SI); Cerone & Gotsman 2016: the long fork breaks SI, not PSI.
+    // Cerone & Gotsman, PODC 2016: SI's dependency graphs are those in which every cycle has two
+    // adjacent anti-dependencies, so a cycle whose rw edges are pairwise non-adjacent (the long
+    // fork among them; Elle calls it G-nonadjacent) breaks SI, though parallel SI allows it.
     WEAKEST_FORBIDDING.put(Anomaly.G_NONADJACENT, Level.SNAPSHOT_ISOLATION);
     // Berenson et al., SIGMOD 1995 (P4); first-committer-wins under SI prevents it.
     WEAKEST_FORBIDDING.put(Anomaly.LOST_UPDATE, Level.SNAPSHOT_ISOLATION);

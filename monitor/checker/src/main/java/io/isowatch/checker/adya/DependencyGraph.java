@@ -1,0 +1,197 @@
+package io.isowatch.checker.adya;
+
+import io.isowatch.checker.graph.Digraph;
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.witness.Because;
+import io.isowatch.checker.witness.Edge;
+import io.isowatch.checker.witness.EdgeType;
+import it.unimi.dsi.fastutil.bytes.ByteArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.List;
+
+/**
+ * Adya's direct serialization graph (Adya, MIT 1999, §3) of a list-append history, over the
+ * transactions in the graph ({@link Scope#inGraph}), with the version order of {@link VersionOrder}:
+ *
+ * <ul>
+ *   <li>{@code ww} from the transaction of each run of a key to the transaction of the next run, and
+ *       from the last run's transaction to every committed transaction with an unobserved append of
+ *       the key;
+ *   <li>{@code wr} from the appender of a committed read's last element to the reader;
+ *   <li>{@code rw} from a committed reader of a run (or of the empty list) to the transaction of the
+ *       next run, or, after the last run, to every committed unobserved appender of the key;
+ *   <li>{@code so} between consecutive graph transactions of each session, when asked for.
+ * </ul>
+ *
+ * A read of the reader's own run gives no edge (its {@code ww} to the next run already holds); a
+ * read of a run gives no {@code rw} to that run's own transaction (a read of its intermediate state,
+ * G1b, is reported apart). A
+ * read whose last element is not in the order (incompatible, aborted, or unknown) gives its {@code
+ * wr} edge only, or none.
+ *
+ * <p>Each edge keeps three primitives besides its ends: its type, one operation and one element,
+ * from which the witness {@link Edge} is rebuilt: for {@code ww} the source's last append and the
+ * target's first appended element; for {@code wr} the read and the element read; for {@code rw}
+ * the read and the element it did not see. No object is allocated per edge. O(operations + edges).
+ */
+final class DependencyGraph {
+  static final byte WW = 0;
+  static final byte WR = 1;
+  static final byte RW = 2;
+  static final byte SO = 3;
+
+  final Digraph g;
+  private final History h;
+  private final ByteArrayList type = new ByteArrayList();
+  private final IntArrayList op = new IntArrayList();
+  private final LongArrayList value = new LongArrayList();
+
+  DependencyGraph(VersionOrder vo, boolean sessionOrder) {
+    Scope scope = vo.scope;
+    h = scope.history();
+    g = new Digraph(scope.limit());
+    for (int k = 0; k < h.keyCount(); k++) {
+      versionEdges(vo, k);
+    }
+    for (int t = 0; t < scope.limit(); t++) {
+      if (!scope.committed(t)) {
+        continue;
+      }
+      for (int r = h.opStart(t), end = h.opEnd(t); r < end; r++) {
+        if (h.opKind(r) == OpKind.READ_LIST && h.listKnown(r)) {
+          readEdges(vo, t, r);
+        }
+      }
+    }
+    if (sessionOrder) {
+      for (int s = 0; s < h.sessionCount(); s++) {
+        IntArrayList txns = h.sessionTxns(s);
+        int prev = -1;
+        for (int i = 0; i < txns.size(); i++) {
+          int t = txns.getInt(i);
+          if (scope.inGraph(t)) {
+            if (prev >= 0) {
+              add(prev, t, SO, -1, History.NIL);
+            }
+            prev = t;
+          }
+        }
+      }
+    }
+  }
+
+  private void versionEdges(VersionOrder vo, int k) {
+    for (int run = vo.firstRun(k), next; run >= 0 && (next = vo.nextRun(k, run)) >= 0; run = next) {
+      add(vo.runTxn.getInt(run), vo.runTxn.getInt(next), WW, vo.runLastOp.getInt(run),
+          h.opValue(vo.runFirstOp.getInt(next)));
+    }
+    int last = vo.lastRun(k);
+    if (last < 0) {
+      return;
+    }
+    for (int i = vo.keyUnobservedStart[k]; i < vo.keyUnobservedStart[k + 1]; i++) {
+      int w = vo.unobservedOp[i];
+      if (h.opTxn(w) != vo.runTxn.getInt(last)) {
+        add(vo.runTxn.getInt(last), h.opTxn(w), WW, vo.runLastOp.getInt(last), h.opValue(w));
+      }
+    }
+  }
+
+  private void readEdges(VersionOrder vo, int t, int r) {
+    int k = h.opKey(r);
+    int n = h.listLength(r);
+    int next;
+    int versionTxn = -1;
+    if (n == 0) {
+      next = vo.firstRun(k);
+    } else {
+      long e = h.listElement(r, n - 1);
+      int w = vo.writer(k, e);
+      if (w < 0 || !vo.scope.inGraph(h.opTxn(w)) || h.opTxn(w) == t) {
+        return;
+      }
+      versionTxn = h.opTxn(w);
+      add(versionTxn, t, WR, r, e);
+      int run = vo.opRun[w];
+      if (run < 0) {
+        return;
+      }
+      next = vo.nextRun(k, run);
+    }
+    if (next >= 0) {
+      if (vo.runTxn.getInt(next) != t) {
+        add(t, vo.runTxn.getInt(next), RW, r, h.opValue(vo.runFirstOp.getInt(next)));
+      }
+      return;
+    }
+    for (int i = vo.keyUnobservedStart[k]; i < vo.keyUnobservedStart[k + 1]; i++) {
+      int w = vo.unobservedOp[i];
+      if (h.opTxn(w) != t && h.opTxn(w) != versionTxn) {
+        add(t, h.opTxn(w), RW, r, h.opValue(w));
+      }
+    }
+  }
+
+  private void add(int from, int to, byte t, int o, long v) {
+    g.addEdge(from, to);
+    type.add(t);
+    op.add(o);
+    value.add(v);
+  }
+
+  /** @return the edge's type: {@link #WW}, {@link #WR}, {@link #RW} or {@link #SO} */
+  byte type(int e) {
+    return type.getByte(e);
+  }
+
+  /**
+   * @return the witness record of edge {@code e}: key, and the element the explanation cites (the
+   *     target's append for {@code ww} and {@code rw}, the element read for {@code wr})
+   */
+  Edge toEdge(int e) {
+    int from = g.from(e);
+    int to = g.to(e);
+    switch (type(e)) {
+      case WW:
+        return new Edge(from, to, EdgeType.WW, Because.VERSION_ORDER, key(e), value.getLong(e), -1);
+      case WR:
+        return new Edge(from, to, EdgeType.WR, Because.READS_FROM, key(e), value.getLong(e), -1);
+      case RW:
+        return new Edge(from, to, EdgeType.RW, Because.ANTI_DEPENDENCY, key(e), value.getLong(e), -1);
+      default:
+        return new Edge(from, to, EdgeType.SO, Because.SESSION_ORDER, -1, History.NIL, -1);
+    }
+  }
+
+  private int key(int e) {
+    return h.opKey(op.getInt(e));
+  }
+
+  /**
+   * Adds the operations that evidence edge {@code e} to {@code ops}: for {@code ww} the two appends,
+   * for {@code wr} the append then the read, for {@code rw} the read then the append it missed.
+   */
+  void evidence(int e, List<Integer> ops) {
+    byte t = type(e);
+    if (t == SO) {
+      return;
+    }
+    int o = op.getInt(e);
+    int other = h.writes().writerOf(key(e), value.getLong(e));
+    if (t == WR) {
+      addOnce(ops, other);
+      addOnce(ops, o);
+    } else {
+      addOnce(ops, o);
+      addOnce(ops, other);
+    }
+  }
+
+  private static void addOnce(List<Integer> ops, int o) {
+    if (o >= 0 && !ops.contains(o)) {
+      ops.add(o);
+    }
+  }
+}
