@@ -15,17 +15,22 @@ import java.util.List;
  * @param format its format (given or detected)
  * @param history the history loaded, for rendering witnesses
  * @param loadMillis wall-clock milliseconds spent reading and parsing the file
- * @param levels one outcome per requested level, in the order asked
+ * @param levels one outcome per check run, in the order asked (read committed may have two: the
+ *     axiomatic one and Adya's PL-2)
+ * @param ladder whether to report the ladder (strongest level satisfied, weakest broken)
  */
 public record CheckReport(
-    Path file, HistoryFormat format, History history, long loadMillis, List<LevelOutcome> levels) {
+    Path file, HistoryFormat format, History history, long loadMillis, List<LevelOutcome> levels,
+    boolean ladder) {
   /**
    * One level's outcome.
    *
+   * @param model the vocabulary of the check: {@code axiomatic} or {@code adya}
+   * @param label how reports name the level, e.g. {@code read-committed (Adya PL-2)}
    * @param result the checker's verdict and violations
    * @param millis wall-clock milliseconds the check took
    */
-  public record LevelOutcome(CheckResult result, long millis) {}
+  public record LevelOutcome(String model, String label, CheckResult result, long millis) {}
 
   /** Copies the list. */
   public CheckReport {
@@ -33,15 +38,19 @@ public record CheckReport(
   }
 
   /**
-   * @return {@link ExitCode#CONSISTENT} when every level is consistent, {@link ExitCode#VIOLATION}
-   *     otherwise
+   * @return {@link ExitCode#VIOLATION} when some level is violated, else {@link ExitCode#UNKNOWN}
+   *     when some verdict is unknown, else {@link ExitCode#CONSISTENT}
    */
   public int exitCode() {
+    int code = ExitCode.CONSISTENT;
     for (LevelOutcome o : levels) {
-      if (o.result().verdict() != Verdict.CONSISTENT) {
+      if (o.result().verdict() == Verdict.VIOLATED) {
         return ExitCode.VIOLATION;
       }
+      if (o.result().verdict() == Verdict.UNKNOWN) {
+        code = ExitCode.UNKNOWN;
+      }
     }
-    return ExitCode.CONSISTENT;
+    return code;
   }
 }

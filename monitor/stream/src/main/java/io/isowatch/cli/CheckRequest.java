@@ -15,10 +15,12 @@ import java.util.List;
  * @param all whether to print every violation instead of at most {@link TextReport#DEFAULT_LIMIT}
  *     per level (text only; JSON always holds every violation)
  * @param progress whether progress bars may be drawn on standard error
+ * @param sessionOrder whether Adya's dependency graph includes session order ({@code so})
+ * @param ladder whether {@code --level all} asked for the whole ladder
  */
 public record CheckRequest(
     Path file, HistoryFormat formatOrNull, List<Level> levels, boolean json, boolean all,
-    boolean progress) {
+    boolean progress, boolean sessionOrder, boolean ladder) {
   /** The levels checked when {@code --level} is not given. */
   public static final List<Level> DEFAULT_LEVELS =
       List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL);

@@ -1,12 +1,9 @@
 package io.isowatch.cli;
 
-import io.isowatch.checker.Checker;
-import io.isowatch.checker.Checkers;
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.format.HistoryFormatException;
 import io.isowatch.checker.history.History;
-import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.CheckResult;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,9 +15,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Does the work of {@code isowatch check}: checks that every requested level has a checker, loads
- * the history file ({@link HistoryFiles#read}), runs {@link Checkers#forLevel} for each level,
- * times each phase, and prints the {@link CheckReport} as text or JSON.
+ * Does the work of {@code isowatch check}: loads the history file ({@link HistoryFiles#read}), runs
+ * the checks {@link CheckPlan} picks for the requested levels, times each phase, and prints the
+ * {@link CheckReport} as text or JSON.
  *
  * <p>Bad input is reported on the error stream as one line naming the file, the line or byte
  * offset and the problem, with exit code {@link ExitCode#BAD_INPUT}; nothing is printed on the
@@ -46,14 +43,6 @@ public final class CheckRunner {
    *     ExitCode#BAD_INPUT}
    */
   public int run(CheckRequest request) {
-    List<Checker> checkers = new ArrayList<>();
-    for (Level level : request.levels()) {
-      try {
-        checkers.add(Checkers.forLevel(level));
-      } catch (IllegalArgumentException e) {
-        return badInput(e.getMessage() + " (see isowatch check --help)");
-      }
-    }
     Path file = request.file();
     HistoryFormat format;
     History history;
@@ -67,8 +56,9 @@ public final class CheckRunner {
       return badInput(file + ": cannot read: " + e.getMessage());
     }
     long loadMillis = millisSince(start);
+    List<CheckPlan.Check> checks = CheckPlan.checks(request.levels(), request.sessionOrder(), history);
     CheckReport report = new CheckReport(file, format, history, loadMillis,
-        check(history, checkers, request.progress()));
+        check(history, checks, request.progress()), request.ladder());
     if (request.json()) {
       JsonReport.write(report, out);
     } else {
@@ -89,16 +79,16 @@ public final class CheckRunner {
   }
 
   private static List<CheckReport.LevelOutcome> check(
-      History history, List<Checker> checkers, boolean progress) {
+      History history, List<CheckPlan.Check> checks, boolean progress) {
     List<CheckReport.LevelOutcome> outcomes = new ArrayList<>();
     try (Progress bar = progress && history.opCount() > Progress.CHECK_BAR_OPERATIONS
-        ? Progress.bar("checking", checkers.size(), "", 1)
+        ? Progress.bar("checking", checks.size(), "", 1)
         : Progress.none()) {
-      for (Checker checker : checkers) {
-        bar.message(checker.level().cliName());
+      for (CheckPlan.Check check : checks) {
+        bar.message(check.label());
         long start = System.nanoTime();
-        CheckResult result = checker.check(history);
-        outcomes.add(new CheckReport.LevelOutcome(result, millisSince(start)));
+        CheckResult result = check.checker().check(history);
+        outcomes.add(new CheckReport.LevelOutcome(check.model(), check.label(), result, millisSince(start)));
         bar.stepTo(outcomes.size());
       }
     }

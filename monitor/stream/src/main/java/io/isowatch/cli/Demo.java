@@ -74,7 +74,8 @@ public final class Demo {
         StringWriter errors = new StringWriter();
         int code = new CheckRunner(out, new PrintWriter(errors, true)).run(new CheckRequest(
             file, HistoryFormat.JSONL,
-            List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL), false, false, progress));
+            List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL), false, false, progress,
+            true, false));
         err.print(errors);
         boolean asExpected = code == s.exitCode();
         allAsExpected &= asExpected;

@@ -74,12 +74,19 @@ public final class JsonReport {
     for (CheckReport.LevelOutcome o : report.levels()) {
       ObjectNode level = levels.addObject();
       level.put("level", o.result().level().cliName());
+      level.put("model", o.model());
       level.put("verdict", o.result().verdict().name());
       level.put("consistent", o.result().verdict() == Verdict.CONSISTENT);
       ArrayNode violations = level.putArray("violations");
       for (Violation v : o.result().violations()) {
         violations.add(violation(v));
       }
+    }
+    if (report.ladder()) {
+      CheckPlan.Ladder ladder = CheckPlan.Ladder.of(report.levels());
+      ObjectNode node = root.putObject("ladder");
+      node.put("strongestSatisfied", ladder.strongestSatisfied() == null ? null : ladder.strongestSatisfied().cliName());
+      node.put("weakestBroken", ladder.weakestBroken() == null ? null : ladder.weakestBroken().cliName());
     }
     ObjectNode stats = root.putObject("stats");
     stats.put("transactions", h.txnCount());
@@ -89,7 +96,7 @@ public final class JsonReport {
     ObjectNode ms = stats.putObject("ms");
     ms.put("load", report.loadMillis());
     for (CheckReport.LevelOutcome o : report.levels()) {
-      ms.put(o.result().level().cliName(), o.millis());
+      ms.put(o.label(), o.millis());
     }
     return root;
   }
@@ -112,6 +119,10 @@ public final class JsonReport {
     ArrayNode edges = witness.putArray("edges");
     for (Edge e : w.edges()) {
       edges.add(edge(e, w));
+    }
+    ArrayNode support = witness.putArray("support");
+    for (Edge e : w.support()) {
+      support.add(edge(e, w));
     }
     return node;
   }

@@ -48,12 +48,15 @@ public final class TextReport {
   /** Prints the report. */
   public void write(PrintWriter out) {
     for (CheckReport.LevelOutcome o : report.levels()) {
-      out.println(verdictLine(o.result()));
+      out.println(verdictLine(o.label(), o.result()));
+    }
+    if (report.ladder()) {
+      out.println(CheckPlan.Ladder.of(report.levels()).line());
     }
     WitnessRenderer renderer = new WitnessRenderer(report.history());
     for (CheckReport.LevelOutcome o : report.levels()) {
       List<Violation> violations = o.result().violations();
-      String level = o.result().level().cliName();
+      String level = o.label();
       int shown = Math.min(limit, violations.size());
       for (int i = 0; i < shown; i++) {
         Violation v = violations.get(i);
@@ -76,8 +79,8 @@ public final class TextReport {
   }
 
   /** @return e.g. {@code read-committed: CONSISTENT} or {@code causal: VIOLATED (3 violations)} */
-  static String verdictLine(CheckResult r) {
-    String line = r.level().cliName() + ": " + r.verdict();
+  static String verdictLine(String label, CheckResult r) {
+    String line = label + ": " + r.verdict();
     if (r.verdict() == Verdict.VIOLATED) {
       int n = r.violations().size();
       line += " (" + n + " " + plural(n, "violation") + ")";
@@ -95,7 +98,7 @@ public final class TextReport {
         .append(count(h.keyCount(), "key"))
         .append("; ms: load ").append(report.loadMillis());
     for (CheckReport.LevelOutcome o : report.levels()) {
-      sb.append(", ").append(o.result().level().cliName()).append(' ').append(o.millis());
+      sb.append(", ").append(o.label()).append(' ').append(o.millis());
     }
     return sb.toString();
   }

@@ -124,13 +124,31 @@ class CheckCommandTest {
   }
 
   @Test
-  void levelWithoutCheckerIsAUsageError() {
-    CliRun run = CliRun.of("check", "--level", "serializable",
-        CliRun.sample("consistent.jsonl").toString());
-    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo("isowatch check: no checker for serializable yet; supported:"
-        + " read-committed, read-atomic, causal (see isowatch check --help)\n");
+  void levelAllPrintsTheLadderWithBothReadCommittedVocabularies() throws Exception {
+    Path file = Path.of(CheckCommandTest.class.getResource("/cli/write-skew.jsonl").toURI());
+    CliRun run = CliRun.of("check", "--level", "all", file.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.firstLines(8)).containsExactly(
+        "read-uncommitted: CONSISTENT",
+        "read-committed: CONSISTENT",
+        "read-committed (Adya PL-2): CONSISTENT",
+        "read-atomic: CONSISTENT",
+        "causal: CONSISTENT",
+        "snapshot-isolation: CONSISTENT",
+        "serializable: VIOLATED (1 violation)",
+        "ladder: strongest level satisfied: snapshot-isolation; weakest level broken: serializable");
+    assertThat(run.out()).contains("serializable, violation 1 of 1: G2-item (weakest level broken: serializable)\n"
+        + "  cycle T2 -> T3 -> T2 (2 edges)\n");
+  }
+
+  @Test
+  void noSessionOrderIsAcceptedForAdyaLevels() throws Exception {
+    Path file = Path.of(CheckCommandTest.class.getResource("/cli/write-skew.jsonl").toURI());
+    CliRun run = CliRun.of("check", "--no-session-order", "--level", "snapshot-isolation,serializable",
+        file.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.firstLines(2)).containsExactly(
+        "snapshot-isolation: CONSISTENT", "serializable: VIOLATED (1 violation)");
   }
 
   @Test
@@ -174,11 +192,12 @@ class CheckCommandTest {
     CliRun run = CliRun.of("check", "--help");
     assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
     assertThat(run.firstLines(2)).containsExactly(
-        "Check a history file at read committed, read atomic and causal consistency.",
-        "Usage: isowatch check [-hqV] [--all] [--json] [--format=FORMAT] [--level=LEVEL[,");
+        "Check a history file at isolation levels from read uncommitted to serializable.",
+        "Usage: isowatch check [-hqV] [--all] [--json] [--no-session-order]");
     assertThat(run.out()).contains(
         "  isowatch check --level causal ../shared/histories/real/dgraph-causal.plume.txt",
         "Exit codes: 0 consistent at every level, 1 violation found,\n"
-            + "            2 bad input or usage, 3 internal error.\n");
+            + "            2 bad input or usage, 3 internal error,\n"
+            + "            4 no violation found but some verdict unknown.\n");
   }
 }

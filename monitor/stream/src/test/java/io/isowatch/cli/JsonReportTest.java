@@ -27,8 +27,8 @@ class JsonReportTest {
     JsonNode levels = root.get("levels");
     assertThat(levels.size()).isEqualTo(3);
     assertThat(MAPPER.readTree("[" + levels.get(0) + "," + levels.get(1) + "]")).isEqualTo(MAPPER.readTree(
-        "[{\"level\":\"read-committed\",\"verdict\":\"CONSISTENT\",\"consistent\":true,\"violations\":[]},"
-            + "{\"level\":\"read-atomic\",\"verdict\":\"CONSISTENT\",\"consistent\":true,\"violations\":[]}]"));
+        "[{\"level\":\"read-committed\",\"model\":\"axiomatic\",\"verdict\":\"CONSISTENT\",\"consistent\":true,\"violations\":[]},"
+            + "{\"level\":\"read-atomic\",\"model\":\"axiomatic\",\"verdict\":\"CONSISTENT\",\"consistent\":true,\"violations\":[]}]"));
     JsonNode causal = levels.get(2);
     assertThat(causal.get("level").asText()).isEqualTo("causal");
     assertThat(causal.get("verdict").asText()).isEqualTo("VIOLATED");

@@ -298,7 +298,8 @@ public final class WitnessRenderer {
    *     witness ({@link #transaction(int, IntSet)} on the keys of its edges and operations)
    *     followed by the readers ({@link Edge#via()}) that force its
    *     inferred edges, then one sentence per edge ({@link #edge}) after its type ({@code
-   *     so: }, {@code wr: }, {@code co: } ...); no indentation
+   *     so: }, {@code wr: }, {@code co: } ...), then one per supporting edge ({@code support, wr:
+   *     } ...) that puts the source of a causal-past edge in its reader's past; no indentation
    */
   public List<String> lines(Violation v) {
     List<String> out = new ArrayList<>();
@@ -323,6 +324,9 @@ public final class WitnessRenderer {
     }
     for (Edge e : v.witness().edges()) {
       out.add(e.type().id() + ": " + edge(e, v.witness().ops()));
+    }
+    for (Edge e : v.witness().support()) {
+      out.add("support, " + e.type().id() + ": " + edge(e, v.witness().ops()));
     }
     return out;
   }
