@@ -19,7 +19,8 @@ import java.util.Set;
  * symbols to {@link Symbol}, characters to {@link Character}, vectors and lists to {@link List},
  * maps to {@link Map}, sets to {@link Set}. Tagged values ({@code #inst "..."}, {@code
  * #jepsen.history.Op{...}}) read as the value after the tag; {@code #_} discards the next value;
- * commas are whitespace; {@code ;} starts a comment.
+ * commas are whitespace; {@code ;} starts a comment. Values nest at most {@link #MAX_DEPTH}
+ * deep, so a hostile line cannot exhaust the stack.
  */
 final class EdnParser {
   /** An EDN keyword such as {@code :type}, by its name without the colon. */
@@ -35,6 +36,11 @@ final class EdnParser {
   private final Path file;
   private final long line;
   private int i;
+  /** How many {@link #value} calls are open: the nesting depth of the value being read. */
+  private int depth;
+
+  /** The deepest nesting of values a line may have; deeper lines are rejected, not recursed. */
+  static final int MAX_DEPTH = 256;
 
   private EdnParser(String s, Path file, long line) {
     this.s = s;
@@ -97,6 +103,19 @@ final class EdnParser {
   }
 
   private Object value() throws HistoryFormatException {
+    if (depth == MAX_DEPTH) {
+      throw error("values nested deeper than " + MAX_DEPTH,
+          "at most " + MAX_DEPTH + " nested values");
+    }
+    depth++;
+    try {
+      return nestedValue();
+    } finally {
+      depth--;
+    }
+  }
+
+  private Object nestedValue() throws HistoryFormatException {
     skipBlank();
     if (i >= s.length()) {
       throw error("line ends inside a value", "a value or a closing bracket");

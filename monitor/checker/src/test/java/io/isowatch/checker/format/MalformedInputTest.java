@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -23,6 +24,7 @@ class MalformedInputTest {
   private static final String AWDIT = "; expected " + AwditReader.EXPECTED;
   private static final String TXN = "; expected " + JsonLinesReader.EXPECTED_TXN;
   private static final String OP = "; expected " + JsonLinesReader.EXPECTED_OP;
+  private static final String EMPTY = "F: no transactions; expected at least one";
 
   @TempDir Path dir;
 
@@ -85,6 +87,17 @@ class MalformedInputTest {
             "{:type :ok, :process 0, :value [[:w 1 2]]}\n"
                 + "{:type :ok, :process 1, :value [[:w 1 2]]}\n",
             "F:2: value 2 written twice to key 1 (first by T1); values must be unique per key"),
+        Arguments.of(HistoryFormat.EDN, "[".repeat(10_000) + "\n",
+            "F:1: values nested deeper than 256 at column 257; expected at most 256 nested values"),
+        Arguments.of(HistoryFormat.EDN, "#_".repeat(10_000) + "1\n",
+            "F:1: values nested deeper than 256 at column 515; expected at most 256 nested values"),
+        Arguments.of(HistoryFormat.EDN, "", EMPTY),
+        Arguments.of(HistoryFormat.EDN, "{:type :invoke, :process 0, :value [[:r 1 nil]]}\n",
+            EMPTY),
+        Arguments.of(HistoryFormat.JSONL, "", EMPTY),
+        Arguments.of(HistoryFormat.JSONL, "\n  \n\t\n", EMPTY),
+        Arguments.of(HistoryFormat.PLUME, "", EMPTY),
+        Arguments.of(HistoryFormat.AWDIT, "---\n=====\n---\n", EMPTY),
         Arguments.of(HistoryFormat.JSONL, "{\"session\": }\n",
             "F:1: malformed JSON: Unexpected character ('}' (code 125)): expected a value; "
                 + "expected one JSON object per line"),
@@ -125,6 +138,21 @@ class MalformedInputTest {
     Path file = dir.resolve("bad." + format.cliName());
     Files.writeString(file, content, StandardCharsets.UTF_8);
     assertThat(failure(file, format).getMessage()).isEqualTo(message.replace("F:", file + ":"));
+  }
+
+  @Test
+  void devNullHasNoTransactions() {
+    Path devNull = Path.of("/dev/null");
+    assertThat(failure(devNull, HistoryFormat.JSONL).getMessage())
+        .isEqualTo("/dev/null: no transactions; expected at least one");
+  }
+
+  @Test
+  void cobraLogsWithoutRecordsHaveNoTransactions() throws Exception {
+    Path history = Files.createDirectory(dir.resolve("cobra"));
+    Files.write(history.resolve("s1.log"), new byte[0]);
+    assertThat(failure(history, HistoryFormat.COBRA).getMessage())
+        .isEqualTo(history + ": no transactions; expected at least one");
   }
 
   private static final String DBCOP_HEADER = "00".repeat(40) + "00".repeat(24);
