@@ -4,6 +4,7 @@ import io.isowatch.checker.format.EdnParser.Keyword;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +30,9 @@ import java.util.function.LongConsumer;
  *       are fault injections, not transactions, and are skipped. Without {@code :process} each
  *       transaction is its own session named {@code T<label>}: Elle orders only operations of one
  *       process, so no session order is assumed.
- *   <li>The label is {@code :index} when present, otherwise the line number.
+ *   <li>The label is {@code :index} when present (a non-negative 64-bit integer), otherwise the
+ *       line number. Two completions with one label are refused: witnesses name transactions by
+ *       label.
  *   <li>A {@code nil} read result in an {@code :ok} operation is the initial state: the empty list
  *       when the file holds any {@code :append} (Elle treats {@code nil} and {@code []} alike),
  *       otherwise the register's initial value {@link History#NIL}. In {@code :fail} and {@code
@@ -54,12 +57,15 @@ final class EdnReader {
   private final LongArrayList elems = new LongArrayList();
   /** Integer keys to key ids, so that numbered keys are not turned into strings per operation. */
   private final Long2IntOpenHashMap integerKeys = new Long2IntOpenHashMap();
+  /** Each transaction label read so far to the line where it appeared. */
+  private final Long2LongOpenHashMap labelLines = new Long2LongOpenHashMap();
   private long line;
 
   private EdnReader(Path file, boolean listAppend) {
     this.file = file;
     this.listAppend = listAppend;
     integerKeys.defaultReturnValue(-1);
+    labelLines.defaultReturnValue(-1);
   }
 
   /**
@@ -114,8 +120,7 @@ final class EdnReader {
     if (status == null || process instanceof Keyword) {
       return;
     }
-    Object index = op.get(INDEX);
-    long label = index instanceof Long ? (Long) index : line;
+    long label = label(op);
     String session;
     if (process == null) {
       session = "T" + label;
@@ -129,6 +134,11 @@ final class EdnReader {
       throw error(":value is not a vector of micro-ops", EXPECTED_OP);
     }
     List<?> mops = (List<?>) op.get(VALUE);
+    long first = labelLines.putIfAbsent(label, line);
+    if (first >= 0) {
+      throw error("transaction label " + label + " repeats the label of line " + first,
+          "a distinct :index per operation");
+    }
     h.beginTxn(h.session(session), label);
     for (Object mop : mops) {
       try {
@@ -138,6 +148,19 @@ final class EdnReader {
       }
     }
     h.end(status);
+  }
+
+  /** @return {@code :index} if present, otherwise the line number */
+  private long label(Map<?, ?> op) throws HistoryFormatException {
+    if (!op.containsKey(INDEX)) {
+      return line;
+    }
+    Object index = op.get(INDEX);
+    if (!(index instanceof Long) || (Long) index < 0) {
+      throw error(":index " + EdnParser.render(index) + " is not a non-negative 64-bit integer",
+          "an index 0, 1, 2, ...");
+    }
+    return (Long) index;
   }
 
   /** @return the status, or {@code null} for {@code :invoke} */

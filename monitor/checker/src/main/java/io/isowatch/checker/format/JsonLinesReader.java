@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,10 +37,13 @@ final class JsonLinesReader {
   private final History h = new History();
   private final TxnBuffer ops = new TxnBuffer();
   private final LongArrayList elems = new LongArrayList();
+  /** Each transaction label read so far to the line where it appeared. */
+  private final Long2LongOpenHashMap labelLines = new Long2LongOpenHashMap();
 
   private JsonLinesReader(Path file, JsonParser p) {
     this.file = file;
     this.p = p;
+    labelLines.defaultReturnValue(-1);
   }
 
   /**
@@ -108,6 +112,11 @@ final class JsonLinesReader {
     if (session == null || !sawOps) {
       throw HistoryFormatException.atLine(file, line,
           "transaction without \"" + (session == null ? "session" : "ops") + "\"", EXPECTED_TXN);
+    }
+    long first = labelLines.putIfAbsent(label, line);
+    if (first >= 0) {
+      throw HistoryFormatException.atLine(file, line, "transaction label " + label
+          + " repeats the label of line " + first, "a distinct \"txn\" per transaction");
     }
     ops.appendTo(h, h.session(session), label, status, file);
   }

@@ -98,6 +98,24 @@ class MalformedInputTest {
         Arguments.of(HistoryFormat.JSONL, "\n  \n\t\n", EMPTY),
         Arguments.of(HistoryFormat.PLUME, "", EMPTY),
         Arguments.of(HistoryFormat.AWDIT, "---\n=====\n---\n", EMPTY),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"a\",\"txn\":1,\"ops\":[]}\n"
+                + "{\"session\":\"b\",\"txn\":1,\"ops\":[]}\n",
+            "F:2: transaction label 1 repeats the label of line 1; "
+                + "expected a distinct \"txn\" per transaction"),
+        Arguments.of(HistoryFormat.EDN,
+            "{:index 4, :type :ok, :process 0, :value []}\n"
+                + "{:index 4, :type :ok, :process 1, :value []}\n",
+            "F:2: transaction label 4 repeats the label of line 1; "
+                + "expected a distinct :index per operation"),
+        Arguments.of(HistoryFormat.EDN, "{:index -1, :type :ok, :process 0, :value []}\n",
+            "F:1: :index -1 is not a non-negative 64-bit integer; expected an index 0, 1, 2, ..."),
+        Arguments.of(HistoryFormat.EDN,
+            "{:index 99999999999999999999, :type :ok, :process 0, :value []}\n",
+            "F:1: :index 99999999999999999999 is not a non-negative 64-bit integer; "
+                + "expected an index 0, 1, 2, ..."),
+        Arguments.of(HistoryFormat.EDN, "{:index \"3\", :type :ok, :process 0, :value []}\n",
+            "F:1: :index \"3\" is not a non-negative 64-bit integer; expected an index 0, 1, 2, ..."),
         Arguments.of(HistoryFormat.JSONL, "{\"session\": }\n",
             "F:1: malformed JSON: Unexpected character ('}' (code 125)): expected a value; "
                 + "expected one JSON object per line"),
@@ -155,6 +173,17 @@ class MalformedInputTest {
         .isEqualTo(history + ": no transactions; expected at least one");
   }
 
+  @Test
+  void cobraTransactionIdRepeatedInAnotherLog() throws Exception {
+    Path history = Files.createDirectory(dir.resolve("cobra-twice"));
+    byte[] s1c1 = HexFormat.of().parseHex("53" + "0000000000000001" + "43" + "0000000000000001");
+    Files.write(history.resolve("a.log"), s1c1);
+    Files.write(history.resolve("b.log"), s1c1);
+    assertThat(failure(history, HistoryFormat.COBRA).getMessage())
+        .isEqualTo(history.resolve("b.log") + ": byte 0: transaction 1 already started in a.log "
+            + "at byte 0; expected a distinct txn id per transaction");
+  }
+
   private static final String DBCOP_HEADER = "00".repeat(40) + "00".repeat(24);
 
   static Stream<Arguments> binaryCases() {
@@ -175,6 +204,10 @@ class MalformedInputTest {
                 + "01",
             "F: byte 88: write of value 0, which dbcop reserves for every variable's initial "
                 + "value; expected a value >= 1"),
+        Arguments.of(HistoryFormat.COBRA,
+            "53" + "0000000000000001" + "43" + "0000000000000001" + "53" + "0000000000000001",
+            "F: byte 18: transaction 1 already started in s1.log at byte 0; "
+                + "expected a distinct txn id per transaction"),
         Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "58",
             "F: byte 9: unknown record tag 'X' (0x58); expected a record tag S, W, R or C"),
         Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "57" + "00000000",
