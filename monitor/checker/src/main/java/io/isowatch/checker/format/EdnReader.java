@@ -127,7 +127,7 @@ final class EdnReader {
     } else if (process instanceof Long || process instanceof String) {
       session = process.toString();
     } else {
-      throw error(":process " + EdnParser.render(process) + " is neither an integer nor a name",
+      throw error(":process " + EdnParser.show(process) + " is neither an integer nor a name",
           "an integer");
     }
     if (!(op.get(VALUE) instanceof List)) {
@@ -157,7 +157,7 @@ final class EdnReader {
     }
     Object index = op.get(INDEX);
     if (!(index instanceof Long) || (Long) index < 0) {
-      throw error(":index " + EdnParser.render(index) + " is not a non-negative 64-bit integer",
+      throw error(":index " + EdnParser.show(index) + " is not a non-negative 64-bit integer",
           "an index 0, 1, 2, ...");
     }
     return (Long) index;
@@ -176,7 +176,7 @@ final class EdnReader {
       case "info":
         return TxnStatus.UNKNOWN;
       default:
-        throw error(type == null ? "no :type" : ":type " + EdnParser.render(type),
+        throw error(type == null ? "no :type" : ":type " + EdnParser.show(type),
             ":invoke, :ok, :fail or :info");
     }
   }
@@ -184,7 +184,7 @@ final class EdnReader {
   private void microOp(Object mop, TxnStatus status) throws HistoryFormatException {
     if (!(mop instanceof List) || ((List<?>) mop).size() != 3
         || !(((List<?>) mop).get(0) instanceof Keyword)) {
-      throw error("malformed micro-op " + EdnParser.render(mop), EXPECTED_MOP);
+      throw error("malformed micro-op " + EdnParser.show(mop), EXPECTED_MOP);
     }
     List<?> m = (List<?>) mop;
     String f = ((Keyword) m.get(0)).name();
@@ -201,7 +201,7 @@ final class EdnReader {
         read(key, v, status);
         break;
       default:
-        throw error("unknown micro-op :" + f, EXPECTED_MOP);
+        throw error("unknown micro-op :" + HistoryFormatException.excerpt(f), EXPECTED_MOP);
     }
   }
 
@@ -242,7 +242,7 @@ final class EdnReader {
     if (k instanceof Keyword) {
       return h.key(((Keyword) k).name());
     }
-    throw error("key " + EdnParser.render(k) + " is not an integer, keyword or string",
+    throw error("key " + EdnParser.show(k) + " is not an integer, keyword or string",
         EXPECTED_MOP);
   }
 
@@ -250,7 +250,7 @@ final class EdnReader {
     if (v instanceof Long) {
       return (Long) v;
     }
-    throw error(what + " " + EdnParser.render(v) + " is not a 64-bit integer", "an integer");
+    throw error(what + " " + EdnParser.show(v) + " is not a 64-bit integer", "an integer");
   }
 
   private HistoryFormatException error(String problem, String expected) {
