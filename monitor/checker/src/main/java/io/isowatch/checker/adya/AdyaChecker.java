@@ -2,6 +2,8 @@ package io.isowatch.checker.adya;
 
 import io.isowatch.checker.Checker;
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.level.Anomaly;
+import io.isowatch.checker.level.Ladder;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.witness.CheckResult;
@@ -85,7 +87,8 @@ public final class AdyaChecker implements Checker {
   @Override
   public CheckResult check(History history) {
     AdyaAnalysis a = AdyaAnalysis.run(new Scope(history, history.txnCount()), level, sessionOrder, true);
-    if (a.violations().isEmpty() && !a.incomplete().isEmpty()) {
+    boolean orderUnknown = a.unrecoveredKeys() > 0 && Ladder.forbiddenAt(level).contains(Anomaly.G_SINGLE);
+    if (a.violations().isEmpty() && (orderUnknown || !a.incomplete().isEmpty())) {
       return new CheckResult(level, Verdict.UNKNOWN, a.violations());
     }
     return CheckResult.of(level, a.violations());

@@ -48,7 +48,7 @@ final class DependencyGraph {
   private final IntArrayList op = new IntArrayList();
   private final LongArrayList value = new LongArrayList();
 
-  DependencyGraph(VersionOrder vo, boolean sessionOrder) {
+  DependencyGraph(VersionOrder vo, RegisterVersions rv, boolean sessionOrder) {
     Scope scope = vo.scope;
     h = scope.history();
     g = new Digraph(scope.limit());
@@ -62,8 +62,16 @@ final class DependencyGraph {
       for (int r = h.opStart(t), end = h.opEnd(t); r < end; r++) {
         if (h.opKind(r) == OpKind.READ_LIST && h.listKnown(r)) {
           readEdges(vo, t, r);
+        } else if (h.opKind(r) == OpKind.READ) {
+          int w = rv.writer(h.opKey(r), h.opValue(r));
+          if (w >= 0 && scope.inGraph(h.opTxn(w)) && h.opTxn(w) != t) {
+            add(h.opTxn(w), t, WR, r, h.opValue(r));
+          }
         }
       }
+    }
+    for (int k = 0; k < h.keyCount(); k++) {
+      registerAntiDependencies(rv, k);
     }
     if (sessionOrder) {
       for (int s = 0; s < h.sessionCount(); s++) {
@@ -130,6 +138,38 @@ final class DependencyGraph {
       int w = vo.unobservedOp[i];
       if (h.opTxn(w) != t && h.opTxn(w) != versionTxn) {
         add(t, h.opTxn(w), RW, r, h.opValue(w));
+      }
+    }
+  }
+
+  /**
+   * {@code rw} edges of register key {@code k}: from each external reader of the initial value to
+   * every version's writer, and from each external reader of version {@code v} to the writer of a
+   * version that writes-follow-reads puts right after {@code v}. A read of a version to the writer
+   * of a later (not only the next) version is an anti-dependency in the dependency graphs of
+   * Cerone &amp; Gotsman (PODC 2016, §4), whose cycles decide snapshot isolation and serializability
+   * as Adya's do; Elle draws the same edges.
+   */
+  private void registerAntiDependencies(RegisterVersions rv, int k) {
+    for (int i = rv.versionStart(k); i < rv.versionEnd(k); i++) {
+      int version = rv.versions[i];
+      int writer = h.opTxn(version);
+      readersTo(rv, k, History.NIL, writer, version);
+      int p = rv.wfrPred[i];
+      if (p >= 0) {
+        readersTo(rv, k, h.opValue(rv.versions[p]), writer, version);
+      }
+    }
+  }
+
+  private void readersTo(RegisterVersions rv, int k, long value, int writer, int version) {
+    for (int j = rv.firstRead(k, value); j < rv.extReads.length; j++) {
+      int r = rv.extReads[j];
+      if (h.opKey(r) != k || h.opValue(r) != value) {
+        return;
+      }
+      if (h.opTxn(r) != writer) {
+        add(h.opTxn(r), writer, RW, r, h.opValue(version));
       }
     }
   }
