@@ -61,7 +61,7 @@ public class AwditChecker implements Checker {
       }
     }
     scheduler.finish();
-    violations.addAll(CommitOrderCycles.find(g, table));
+    violations.addAll(CommitOrderCycles.find(history, g, table));
     return CheckResult.of(level, violations);
   }
 }

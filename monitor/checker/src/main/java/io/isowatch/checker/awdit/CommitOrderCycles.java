@@ -3,9 +3,11 @@ package io.isowatch.checker.awdit;
 import io.isowatch.checker.graph.Components;
 import io.isowatch.checker.graph.Digraph;
 import io.isowatch.checker.graph.PathFinder;
+import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Ladder;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
@@ -29,11 +31,12 @@ final class CommitOrderCycles {
   private CommitOrderCycles() {}
 
   /**
+   * @param h the history, for the support of causal-past edges
    * @param g the graph, nodes = transactions + 1, node 0 = INIT
    * @param table the meaning of each edge of {@code g}
    * @return one {@link Anomaly#COMMIT_ORDER_CYCLE} violation per cyclic component, in component order
    */
-  static List<Violation> find(Digraph g, EdgeTable table) {
+  static List<Violation> find(History h, Digraph g, EdgeTable table) {
     Components comps = Components.of(g, e -> true);
     Int2ObjectLinkedOpenHashMap<IntArrayList[]> candidates = new Int2ObjectLinkedOpenHashMap<>();
     for (int e = 0, m = g.edgeCount(); e < m; e++) {
@@ -73,29 +76,37 @@ final class CommitOrderCycles {
           }
         }
       }
-      out.add(violation(g::from, g::to, table, best));
+      out.add(violation(h, g::from, g::to, table, best));
     }
     return out;
   }
 
   /**
+   * @param h the history, for the support of causal-past edges
    * @param from source node of an edge id
    * @param to target node of an edge id
    * @param cycle edge ids of a cycle, each edge's target the next one's source
-   * @return the violation with the cycle as witness, naming the strongest premise its edges need
+   * @return the violation with the cycle as witness (plus, for each causal-past edge, the {@code so}/{@code
+   *     wr} path that puts its source in its reader's causal past), naming the strongest premise its
+   *     edges need
    */
-  static Violation violation(IntUnaryOperator from, IntUnaryOperator to, EdgeTable table, int[] cycle) {
+  static Violation violation(History h, IntUnaryOperator from, IntUnaryOperator to, EdgeTable table, int[] cycle) {
     List<Integer> txns = new ArrayList<>();
     List<Edge> edges = new ArrayList<>();
+    List<Edge> support = new ArrayList<>();
     Level level = Ladder.weakestForbidding(Anomaly.COMMIT_ORDER_CYCLE);
     for (int e : cycle) {
       txns.add(from.applyAsInt(e) - 1);
-      edges.add(table.toEdge(e, from.applyAsInt(e), to.applyAsInt(e)));
+      Edge edge = table.toEdge(e, from.applyAsInt(e), to.applyAsInt(e));
+      edges.add(edge);
+      if (edge.because() == Because.CAUSAL_PAST) {
+        support.addAll(CausalChain.path(h, edge.from(), edge.via()));
+      }
       Level needed = table.because(e).level();
       if (needed.compareTo(level) > 0) {
         level = needed;
       }
     }
-    return new Violation(Anomaly.COMMIT_ORDER_CYCLE, level, new Witness(txns, List.of(), edges));
+    return new Violation(Anomaly.COMMIT_ORDER_CYCLE, level, new Witness(txns, List.of(), edges, support));
   }
 }

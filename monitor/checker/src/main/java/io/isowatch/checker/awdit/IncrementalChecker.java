@@ -25,6 +25,7 @@ import java.util.Set;
  * differ (the batch checker picks the cheapest cycle of each component).
  */
 public final class IncrementalChecker {
+  private final History history;
   private final DynamicOrder order = new DynamicOrder();
   private final EdgeTable table = new EdgeTable();
   private final Scheduler scheduler;
@@ -37,6 +38,7 @@ public final class IncrementalChecker {
    * @throws IllegalArgumentException for any other level
    */
   public IncrementalChecker(History history, Level level) {
+    this.history = history;
     scheduler = new Scheduler(history, AwditChecker.requireDecided(level), this::edge, pending);
   }
 
@@ -76,7 +78,7 @@ public final class IncrementalChecker {
     if (cycle == null) {
       return;
     }
-    Violation v = CommitOrderCycles.violation(order::from, order::to, table, cycle);
+    Violation v = CommitOrderCycles.violation(history, order::from, order::to, table, cycle);
     List<Integer> nodes = new ArrayList<>(v.witness().txns());
     nodes.sort(null);
     if (reported.add(nodes)) {

@@ -11,8 +11,11 @@ import java.util.List;
  *     be empty for a cycle, whose edges name their keys
  * @param edges for a cycle, its edges in order, each edge's {@code to} being the next one's {@code
  *     from} and the last edge's {@code to} the first's {@code from}; empty for a non-cycle anomaly
+ * @param support observed edges ({@code so}, {@code wr}) that establish the premises of inferred
+ *     edges which the cycle alone does not show: for each {@link Because#CAUSAL_PAST} edge, a path
+ *     from its source to its reader, so that the witness can be re-verified without the history
  */
-public record Witness(List<Integer> txns, List<Integer> ops, List<Edge> edges) {
+public record Witness(List<Integer> txns, List<Integer> ops, List<Edge> edges, List<Edge> support) {
   /** The id that stands for the initial transaction, which wrote every key's initial value. */
   public static final int INIT = -1;
 
@@ -21,6 +24,12 @@ public record Witness(List<Integer> txns, List<Integer> ops, List<Edge> edges) {
     txns = List.copyOf(txns);
     ops = List.copyOf(ops);
     edges = List.copyOf(edges);
+    support = List.copyOf(support);
+  }
+
+  /** A witness whose edges need no support. */
+  public Witness(List<Integer> txns, List<Integer> ops, List<Edge> edges) {
+    this(txns, ops, edges, List.of());
   }
 
   /** @return the number of inferred {@code co} edges, the cost a checker minimises */

@@ -1,0 +1,123 @@
+package io.isowatch.cli;
+
+import io.isowatch.checker.format.HistoryFiles;
+import io.isowatch.checker.format.HistoryFormat;
+import io.isowatch.checker.format.HistoryFormatException;
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.witness.CheckResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Does the work of {@code isowatch check}: loads the history file ({@link HistoryFiles#read}), runs
+ * the checks {@link CheckPlan} picks for the requested levels, times each phase, and prints the
+ * {@link CheckReport} as text or JSON.
+ *
+ * <p>Bad input is reported on the error stream as one line naming the file, the line or byte
+ * offset and the problem, with exit code {@link ExitCode#BAD_INPUT}; nothing is printed on the
+ * output stream then.
+ */
+public final class CheckRunner {
+  private final PrintWriter out;
+  private final PrintWriter err;
+
+  /**
+   * @param out where the report goes (standard output)
+   * @param err where errors go (standard error)
+   */
+  public CheckRunner(PrintWriter out, PrintWriter err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /**
+   * Runs one check and prints its report.
+   *
+   * @return the exit code: {@link ExitCode#CONSISTENT}, {@link ExitCode#VIOLATION} or {@link
+   *     ExitCode#BAD_INPUT}
+   */
+  public int run(CheckRequest request) {
+    Path file = request.file();
+    HistoryFormat format;
+    History history;
+    long start = System.nanoTime();
+    try {
+      format = request.formatOrNull() != null ? request.formatOrNull() : HistoryFiles.detect(file);
+      history = load(file, format, request.progress());
+    } catch (HistoryFormatException e) {
+      return badInput(e.getMessage());
+    } catch (IOException | UncheckedIOException e) {
+      return badInput(file + ": cannot read: " + e.getMessage());
+    }
+    long loadMillis = millisSince(start);
+    List<CheckPlan.Check> checks = CheckPlan.checks(request.levels(), request.sessionOrder(), history);
+    CheckReport report = new CheckReport(file, format, history, loadMillis,
+        check(history, checks, request.progress()), request.ladder());
+    if (request.json()) {
+      JsonReport.write(report, out);
+    } else {
+      new TextReport(report, request.all() ? Integer.MAX_VALUE : TextReport.DEFAULT_LIMIT).write(out);
+    }
+    out.flush();
+    return report.exitCode();
+  }
+
+  private static History load(Path file, HistoryFormat format, boolean progress)
+      throws HistoryFormatException, IOException {
+    long size = sizeOf(file);
+    try (Progress bar = progress && size > Progress.LOAD_BAR_BYTES
+        ? Progress.bar("loading", size, "MiB", 1L << 20)
+        : Progress.none()) {
+      return HistoryFiles.read(file, format, bar::stepTo);
+    }
+  }
+
+  private static List<CheckReport.LevelOutcome> check(
+      History history, List<CheckPlan.Check> checks, boolean progress) {
+    List<CheckReport.LevelOutcome> outcomes = new ArrayList<>();
+    try (Progress bar = progress && history.opCount() > Progress.CHECK_BAR_OPERATIONS
+        ? Progress.bar("checking", checks.size(), "", 1)
+        : Progress.none()) {
+      for (CheckPlan.Check check : checks) {
+        bar.message(check.label());
+        long start = System.nanoTime();
+        CheckResult result = check.checker().check(history);
+        outcomes.add(new CheckReport.LevelOutcome(check.model(), check.label(), result, millisSince(start)));
+        bar.stepTo(outcomes.size());
+      }
+    }
+    return outcomes;
+  }
+
+  /** @return the size in bytes of a file, or of the regular files directly inside a directory */
+  private static long sizeOf(Path path) throws IOException {
+    if (!Files.isDirectory(path)) {
+      return Files.exists(path) ? Files.size(path) : 0;
+    }
+    try (Stream<Path> files = Files.list(path)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> {
+        try {
+          return Files.size(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }).sum();
+    }
+  }
+
+  private int badInput(String message) {
+    err.println("isowatch check: " + message);
+    err.flush();
+    return ExitCode.BAD_INPUT;
+  }
+
+  private static long millisSince(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1_000_000;
+  }
+}

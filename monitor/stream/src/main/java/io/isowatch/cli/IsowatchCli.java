@@ -1,0 +1,97 @@
+package io.isowatch.cli;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code isowatch}, the command line (picocli): the subcommands {@code check} and {@code demo}.
+ * This class only wires: {@link #commandLine} builds the parser with the project's exit codes, and
+ * {@link #main} runs it on the process's streams.
+ */
+@Command(
+    name = "isowatch",
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
+    exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
+    versionProvider = IsowatchCli.Version.class,
+    subcommands = {CheckCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+    synopsisSubcommandLabel = "COMMAND",
+    description = {
+      "Checks whether a database gives the isolation level it advertises: reads a transaction"
+          + " history and reports every violation of read committed, read atomic or causal"
+          + " consistency with a witness in words.",
+      ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  isowatch demo",
+      "  isowatch check history.jsonl",
+      "  isowatch check --level causal --json history.plume.txt",
+      "",
+      "Exit codes: 0 consistent, 1 violation found, 2 bad input or usage, 3 internal error."
+    })
+public final class IsowatchCli implements Runnable {
+  /** System property set by the launcher: whether standard error is a terminal. */
+  static final String STDERR_TTY_PROPERTY = "isowatch.stderr.tty";
+
+  @Spec private CommandSpec spec;
+
+  /** Without a subcommand there is nothing to do: a usage error. */
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Missing command: use 'check' or 'demo'");
+  }
+
+  /**
+   * @param out standard output for reports and help
+   * @param err standard error for errors and usage messages
+   * @return the parser: usage errors exit with {@link ExitCode#BAD_INPUT}, unexpected exceptions
+   *     with {@link ExitCode#INTERNAL_ERROR}
+   */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new IsowatchCli());
+    cl.setOut(out);
+    cl.setErr(err);
+    return cl;
+  }
+
+  /**
+   * Whether progress bars may be drawn on standard error: not with {@code --quiet}, and only when
+   * standard error is a terminal. The {@code ./isowatch} launcher tells that with the system
+   * property {@value #STDERR_TTY_PROPERTY} ({@code true} or {@code false}, from {@code [[ -t 2 ]]});
+   * without it, {@link System#console()} decides (non-null only when standard input and output are
+   * terminals).
+   *
+   * @param quiet whether {@code --quiet} was given
+   */
+  static boolean progressAllowed(boolean quiet) {
+    String tty = System.getProperty(STDERR_TTY_PROPERTY);
+    return !quiet && (tty != null ? Boolean.parseBoolean(tty) : System.console() != null);
+  }
+
+  /** Runs the command line and exits with its exit code. */
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    int code = commandLine(out, err).execute(args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** The version from the jar's manifest ({@code Implementation-Version}), or "development". */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = IsowatchCli.class.getPackage().getImplementationVersion();
+      return new String[] {"isowatch " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

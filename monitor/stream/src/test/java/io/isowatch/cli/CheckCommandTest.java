@@ -1,0 +1,203 @@
+package io.isowatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code isowatch check} run in-process on the bundled samples and on bad input. */
+class CheckCommandTest {
+  @TempDir Path tmp;
+
+  @Test
+  void consistentSampleExitsZero() {
+    CliRun run = CliRun.of("check", CliRun.sample("consistent.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
+    assertThat(run.firstLines(4)).containsExactly(
+        "read-committed: CONSISTENT",
+        "read-atomic: CONSISTENT",
+        "causal: CONSISTENT",
+        "");
+    assertThat(run.out().lines().toList().get(4))
+        .startsWith(CliRun.sample("consistent.jsonl") + " (jsonl): 5 transactions, 12 operations,"
+            + " 3 sessions, 3 keys; ms: load ");
+    assertThat(run.err()).isEmpty();
+  }
+
+  @Test
+  void readCommittedViolationPrintsWitnessInWords() {
+    CliRun run = CliRun.of("check", "--level", "read-committed",
+        CliRun.sample("read-committed-violation.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.firstLines(9)).containsExactly(
+        "read-committed: VIOLATED (1 violation)",
+        "",
+        "read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)",
+        "  cycle T1 -> T2 -> T1 (2 edges, 1 inferred commit order)",
+        "  T1 (session writer): w(x)=1",
+        "  T2 (session writer): w(x)=2 w(y)=2",
+        "  T3 (session reader): r(y)=2 r(x)=2 r(x)=2 r(x)=1",
+        "  so: T1 precedes T2 in session writer",
+        "  co: T2 precedes T1 in commit order because T3 read x from T1 after reading from T2,"
+            + " which also writes x");
+  }
+
+  @Test
+  void causalOnlyViolation() {
+    CliRun run = CliRun.of("check", "--level", "read-committed,read-atomic,causal", "--quiet",
+        CliRun.sample("causal-violation.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.firstLines(5)).containsExactly(
+        "read-committed: CONSISTENT",
+        "read-atomic: CONSISTENT",
+        "causal: VIOLATED (1 violation)",
+        "",
+        "causal, violation 1 of 1: commit-order-cycle (weakest level broken: causal)");
+  }
+
+  @Test
+  void onlyTheRequestedLevelsAreChecked() {
+    CliRun run = CliRun.of("check", "--level", "read-atomic",
+        CliRun.sample("causal-violation.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
+    assertThat(run.firstLines(2)).containsExactly("read-atomic: CONSISTENT", "");
+  }
+
+  @Test
+  void withoutAllAtMostTenViolationsPerLevel() throws IOException {
+    Path file = tmp.resolve("thin-air.jsonl");
+    StringBuilder text = new StringBuilder();
+    for (int i = 1; i <= 12; i++) {
+      text.append("{\"session\":\"s\",\"txn\":").append(i)
+          .append(",\"ops\":[{\"f\":\"r\",\"key\":\"x\",\"value\":").append(100 + i).append("}]}\n");
+    }
+    Files.writeString(file, text);
+    CliRun limited = CliRun.of("check", "--level", "read-committed", file.toString());
+    assertThat(limited.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    List<String> lines = limited.out().lines().toList();
+    assertThat(lines.get(0)).isEqualTo("read-committed: VIOLATED (12 violations)");
+    assertThat(lines.stream().filter(l -> l.startsWith("read-committed, violation ")).count())
+        .isEqualTo(10);
+    assertThat(lines).contains(
+        "  T1 read x = 101, which no transaction wrote",
+        "... 2 more violations at read-committed not shown; --all shows them");
+    CliRun all = CliRun.of("check", "--level", "read-committed", "--all", file.toString());
+    assertThat(all.out().lines().filter(l -> l.startsWith("read-committed, violation ")).count())
+        .isEqualTo(12);
+    assertThat(all.out()).doesNotContain("--all shows them");
+  }
+
+  @Test
+  void malformedFileExitsTwoNamingFileAndLine() throws IOException {
+    Path file = tmp.resolve("bad.jsonl");
+    Files.writeString(file, "{\"session\":\"s\",\"ops\":[]}\n{\"session\":\"s\",\"ops\":[{\"f\":\"q\"}]}\n");
+    CliRun run = CliRun.of("check", file.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).startsWith("isowatch check: " + file + ":2: ");
+  }
+
+  @Test
+  void missingFileExitsTwo() {
+    Path file = tmp.resolve("absent.jsonl");
+    CliRun run = CliRun.of("check", "--format", "jsonl", file.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo(
+        "isowatch check: " + file + ": no such file or directory; expected a history file\n");
+  }
+
+  @Test
+  void unknownLevelIsAUsageError() {
+    CliRun run = CliRun.of("check", "--level", "read-committed,linearizable",
+        CliRun.sample("consistent.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err().lines().findFirst().orElseThrow()).isEqualTo(
+        "Invalid value for option '--level' (LEVEL): unknown level 'linearizable'; expected one of"
+            + " read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation,"
+            + " serializable");
+  }
+
+  @Test
+  void levelAllPrintsTheLadderWithBothReadCommittedVocabularies() throws Exception {
+    Path file = Path.of(CheckCommandTest.class.getResource("/cli/write-skew.jsonl").toURI());
+    CliRun run = CliRun.of("check", "--level", "all", file.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.firstLines(8)).containsExactly(
+        "read-uncommitted: CONSISTENT",
+        "read-committed: CONSISTENT",
+        "read-committed (Adya PL-2): CONSISTENT",
+        "read-atomic: CONSISTENT",
+        "causal: CONSISTENT",
+        "snapshot-isolation: CONSISTENT",
+        "serializable: VIOLATED (1 violation)",
+        "ladder: strongest level satisfied: snapshot-isolation; weakest level broken: serializable");
+    assertThat(run.out()).contains("serializable, violation 1 of 1: G2-item (weakest level broken: serializable)\n"
+        + "  cycle T2 -> T3 -> T2 (2 edges)\n");
+  }
+
+  @Test
+  void noSessionOrderIsAcceptedForAdyaLevels() throws Exception {
+    Path file = Path.of(CheckCommandTest.class.getResource("/cli/write-skew.jsonl").toURI());
+    CliRun run = CliRun.of("check", "--no-session-order", "--level", "snapshot-isolation,serializable",
+        file.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.firstLines(2)).containsExactly(
+        "snapshot-isolation: CONSISTENT", "serializable: VIOLATED (1 violation)");
+  }
+
+  @Test
+  void unknownFormatAndOptionAreUsageErrors() {
+    CliRun format = CliRun.of("check", "--format", "csv", "x");
+    assertThat(format.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(format.err().lines().findFirst().orElseThrow()).isEqualTo(
+        "Invalid value for option '--format': unknown history format 'csv'; expected one"
+            + " of jsonl, plume, awdit, edn, dbcop, cobra");
+    CliRun option = CliRun.of("check", "--levle=causal", "x");
+    assertThat(option.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(option.err().lines().findFirst().orElseThrow())
+        .isEqualTo("Unknown option: '--levle=causal'");
+    CliRun none = CliRun.of();
+    assertThat(none.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(none.err().lines().findFirst().orElseThrow())
+        .isEqualTo("Missing command: use 'check' or 'demo'");
+  }
+
+  @Test
+  void progressOnlyWhenStandardErrorIsATerminalAndNotQuiet() {
+    String before = System.getProperty(IsowatchCli.STDERR_TTY_PROPERTY);
+    try {
+      System.setProperty(IsowatchCli.STDERR_TTY_PROPERTY, "true");
+      assertThat(List.of(IsowatchCli.progressAllowed(false), IsowatchCli.progressAllowed(true)))
+          .containsExactly(true, false);
+      System.setProperty(IsowatchCli.STDERR_TTY_PROPERTY, "false");
+      assertThat(List.of(IsowatchCli.progressAllowed(false), IsowatchCli.progressAllowed(true)))
+          .containsExactly(false, false);
+    } finally {
+      if (before == null) {
+        System.clearProperty(IsowatchCli.STDERR_TTY_PROPERTY);
+      } else {
+        System.setProperty(IsowatchCli.STDERR_TTY_PROPERTY, before);
+      }
+    }
+  }
+
+  @Test
+  void helpShowsExamplesAndExitCodes() {
+    CliRun run = CliRun.of("check", "--help");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
+    assertThat(run.firstLines(2)).containsExactly(
+        "Check a history file at isolation levels from read uncommitted to serializable.",
+        "Usage: isowatch check [-hqV] [--all] [--json] [--no-session-order]");
+    assertThat(run.out()).contains(
+        "  isowatch check --level causal ../shared/histories/real/dgraph-causal.plume.txt",
+        "Exit codes: 0 consistent at every level, 1 violation found,\n"
+            + "            2 bad input or usage, 3 internal error,\n"
+            + "            4 no violation found but some verdict unknown.\n");
+  }
+}

@@ -1,0 +1,39 @@
+package io.isowatch.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One in-process run of the command line with captured streams.
+ *
+ * @param exitCode what {@code CommandLine.execute} returned
+ * @param out everything printed on standard output
+ * @param err everything printed on standard error
+ */
+record CliRun(int exitCode, String out, String err) {
+  /** Runs {@code isowatch ARGS} in this JVM. */
+  static CliRun of(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = IsowatchCli.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+        .execute(args);
+    return new CliRun(code, out.toString(), err.toString());
+  }
+
+  /** @return the first {@code n} lines of standard output */
+  List<String> firstLines(int n) {
+    return out.lines().limit(n).toList();
+  }
+
+  /** @return the path of a sample bundled under {@code /samples/} */
+  static Path sample(String name) {
+    try {
+      return Path.of(CliRun.class.getResource("/samples/" + name).toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
