@@ -25,7 +25,12 @@ import java.util.List;
  *   <li>{@code so} between consecutive graph transactions of each session, when asked for.
  * </ul>
  *
- * A read of the reader's own run gives no edge (its {@code ww} to the next run already holds); a
+ * On register keys ({@link RegisterVersions}): {@code wr} from the writer of the value a committed
+ * read returned to the reader, and {@code rw} from external readers of the initial value to every
+ * version's writer and from external readers of a version to the writer of the version that
+ * writes-follow-reads puts right after it; no {@code ww}.
+ *
+ * <p>A read of the reader's own run gives no edge (its {@code ww} to the next run already holds); a
  * read of a run gives no {@code rw} to that run's own transaction (a read of its intermediate state,
  * G1b, is reported apart). A
  * read whose last element is not in the order (incompatible, aborted, or unknown) gives its {@code

@@ -18,7 +18,9 @@ import java.util.List;
  * order, duplicate elements, thin-air elements, aborted read (G1a), intermediate read (G1b),
  * internal inconsistency and future read (Elle, VLDB 2020, §4; Adya, MIT 1999, §3 for G1a/G1b);
  * per key and version, lost update (Berenson et al., SIGMOD 1995, P4); per key, dirty update (a
- * committed append right after an aborted one in the version order, Elle §4).
+ * committed append right after an aborted one in the version order, Elle §4). Register reads are
+ * checked in the same pass by {@link RegisterReads}, and lost updates on register keys (same value
+ * read, then written) are found with those on list keys.
  *
  * <p>Each witness lists first the operation that the violation is about (the offending read, or
  * the committed append of a dirty update), then the operations that show it. Reads that are
