@@ -139,6 +139,16 @@ class RegisterPhenomenaTest {
   }
 
   @Test
+  void incrementalFormReportsARegisterLostUpdateOnceAndAThinAirReadAtTheEnd() {
+    h = TestHistories.parse(LOST_UPDATE_INITIAL + "\ns3 T3: r x 9");
+    IncrementalAdya inc = new IncrementalAdya(h, Level.SNAPSHOT_ISOLATION, true);
+    Violation lost = violation(Anomaly.LOST_UPDATE, Level.SNAPSHOT_ISOLATION, List.of(0, 1), List.of(0, 1, 2, 3));
+    Violation thin = violation(Anomaly.THIN_AIR_READ, Level.READ_COMMITTED, List.of(2), List.of(4));
+    assertThat(List.of(inc.accept(0), inc.accept(1), inc.accept(2), inc.finish()))
+        .containsExactly(List.of(), List.of(lost), List.of(), List.of(thin));
+  }
+
+  @Test
   void readsThatNeedNoVersionOrder() {
     assertThat(check("s1 T1: w x 1 | aborted\ns2 T2: r x 1", Level.READ_COMMITTED)).isEqualTo(
         result(Level.READ_COMMITTED, Verdict.VIOLATED,
