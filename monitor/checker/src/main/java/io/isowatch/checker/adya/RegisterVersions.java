@@ -32,8 +32,9 @@ import java.util.Arrays;
  * Then every edge of Adya's graph over the key is among those {@link DependencyGraph} draws;
  * otherwise only a part is, and a level that forbids cycles with anti-dependencies cannot be passed.
  *
- * <p>Memory: three ints and a byte per operation when the history holds register operations,
- * nothing otherwise. Time: O(operations) plus sorting the external reads and versions.
+ * <p>Memory: two ints and a byte per operation, plus two ints per external read or version, when
+ * the history holds register operations; nothing otherwise. Time: O(operations) plus sorting the
+ * external reads and versions (O(r log r) for r of them).
  */
 final class RegisterVersions {
   private static final int[] EMPTY = new int[0];
