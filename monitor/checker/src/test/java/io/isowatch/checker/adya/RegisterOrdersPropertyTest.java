@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * history, every choice of a total order of each key's writes turns it into a list-append history
  * (a write becomes an append, a read of value v the list of the key's writes up to v in that order,
  * empty for the initial value), which the list checker decides exactly. A level is satisfiable when
- * some order passes it. Then, with session order, at each level: a register verdict {@code violated}
+ * some order passes it. Then, with and without session order, at each level: a register verdict {@code violated}
  * means no order passes, {@code consistent} means some order does, and at read uncommitted and read
  * committed the verdict is never {@code unknown}. The number of histories is the system property
  * {@code isowatch.property.tries} divided by four (500 by default); seeds are fixed.
@@ -37,31 +37,39 @@ class RegisterOrdersPropertyTest {
     for (int seed = 0; seed < tries; seed++) {
       List<Plan> plans = randomPlans(new Random(seed));
       History reg = build(plans, null);
-      boolean[] satisfiable = new boolean[LEVELS.size()];
-      for (int[][] order : orders(plans)) {
-        History list = build(plans, order);
-        for (int l = 0; l < LEVELS.size(); l++) {
-          satisfiable[l] |= new AdyaChecker(LEVELS.get(l)).check(list).verdict() == Verdict.CONSISTENT;
-        }
-      }
-      for (int l = 0; l < LEVELS.size(); l++) {
-        Level level = LEVELS.get(l);
-        Verdict v = new AdyaChecker(level).check(reg).verdict();
-        seen.computeIfAbsent(level, x -> new EnumMap<>(Verdict.class)).merge(v, 1, Integer::sum);
-        String what = "seed " + seed + " at " + level;
-        if (v == Verdict.VIOLATED) {
-          assertThat(satisfiable[l]).as(what + ": violated, yet some order passes").isFalse();
-        } else if (v == Verdict.CONSISTENT) {
-          assertThat(satisfiable[l]).as(what + ": consistent, yet no order passes").isTrue();
-        } else {
-          assertThat(l).as(what + ": unknown below snapshot isolation").isGreaterThanOrEqualTo(2);
-        }
+      List<int[][]> orders = orders(plans);
+      for (boolean so : new boolean[] {true, false}) {
+        check(seed, so, reg, plans, orders, seen);
       }
     }
     if (tries >= 500) {
       // every verdict the levels allow occurs (counts for the fixed seeds)
       assertThat(seen.get(Level.READ_COMMITTED).keySet()).containsExactlyInAnyOrder(Verdict.CONSISTENT, Verdict.VIOLATED);
       assertThat(seen.get(Level.SERIALIZABLE).keySet()).containsExactlyInAnyOrder(Verdict.values());
+    }
+  }
+
+  private static void check(int seed, boolean so, History reg, List<Plan> plans, List<int[][]> orders,
+      Map<Level, Map<Verdict, Integer>> seen) {
+    boolean[] satisfiable = new boolean[LEVELS.size()];
+    for (int[][] order : orders) {
+      History list = build(plans, order);
+      for (int l = 0; l < LEVELS.size(); l++) {
+        satisfiable[l] |= new AdyaChecker(LEVELS.get(l), so).check(list).verdict() == Verdict.CONSISTENT;
+      }
+    }
+    for (int l = 0; l < LEVELS.size(); l++) {
+      Level level = LEVELS.get(l);
+      Verdict v = new AdyaChecker(level, so).check(reg).verdict();
+      seen.computeIfAbsent(level, x -> new EnumMap<>(Verdict.class)).merge(v, 1, Integer::sum);
+      String what = "seed " + seed + ", session order " + so + ", at " + level;
+      if (v == Verdict.VIOLATED) {
+        assertThat(satisfiable[l]).as(what + ": violated, yet some order passes").isFalse();
+      } else if (v == Verdict.CONSISTENT) {
+        assertThat(satisfiable[l]).as(what + ": consistent, yet no order passes").isTrue();
+      } else {
+        assertThat(l).as(what + ": unknown below snapshot isolation").isGreaterThanOrEqualTo(2);
+      }
     }
   }
 
