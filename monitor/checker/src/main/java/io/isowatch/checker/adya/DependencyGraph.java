@@ -216,7 +216,10 @@ final class DependencyGraph {
 
   /**
    * Adds the operations that evidence edge {@code e} to {@code ops}: for {@code ww} the two appends,
-   * for {@code wr} the append then the read, for {@code rw} the read then the append it missed.
+   * for {@code wr} the append (write) then the read, for {@code rw} the read then the append (write)
+   * it missed; for an {@code rw} edge of a register key from a read of a written value, between
+   * the two the target's own read of that value, which places its write after it (writes follow
+   * reads).
    */
   void evidence(int e, List<Integer> ops) {
     byte t = type(e);
@@ -230,8 +233,21 @@ final class DependencyGraph {
       addOnce(ops, o);
     } else {
       addOnce(ops, o);
+      if (t == RW && h.opKind(o) == OpKind.READ && h.opValue(o) != History.NIL) {
+        addOnce(ops, premise(h.opTxn(other), h.opKey(o), h.opValue(o)));
+      }
       addOnce(ops, other);
     }
+  }
+
+  /** @return the first register operation of {@code t} on {@code key} if it read {@code v}, or -1 */
+  private int premise(int t, int key, long v) {
+    for (int o = h.opStart(t), end = h.opEnd(t); o < end; o++) {
+      if (h.opKey(o) == key && (h.opKind(o) == OpKind.READ || h.opKind(o) == OpKind.WRITE)) {
+        return h.opKind(o) == OpKind.READ && h.opValue(o) == v ? o : -1;
+      }
+    }
+    return -1;
   }
 
   private static void addOnce(List<Integer> ops, int o) {

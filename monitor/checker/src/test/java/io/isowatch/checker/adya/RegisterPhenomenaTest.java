@@ -109,7 +109,8 @@ class RegisterPhenomenaTest {
     assertThat(check(WFR_G_SINGLE, Level.READ_COMMITTED)).isEqualTo(result(Level.READ_COMMITTED, Verdict.CONSISTENT));
     assertThat(check(WFR_G_SINGLE, Level.SNAPSHOT_ISOLATION)).isEqualTo(result(Level.SNAPSHOT_ISOLATION,
         Verdict.VIOLATED,
-        violation(Anomaly.G_SINGLE, Level.SNAPSHOT_ISOLATION, List.of(2, 1), List.of(5, 2, 3, 4),
+        // evidence: T3's read of x, T2's read of x (which puts its write after 1), T2's writes, T3's read of y
+        violation(Anomaly.G_SINGLE, Level.SNAPSHOT_ISOLATION, List.of(2, 1), List.of(5, 1, 2, 3, 4),
             edge(2, 1, EdgeType.RW, "x", 2), edge(1, 2, EdgeType.WR, "y", 2))));
   }
 
