@@ -51,8 +51,9 @@ public class AwditChecker implements Checker {
     EdgeTable table = new EdgeTable();
     List<Violation> violations = new ArrayList<>();
     Scheduler scheduler = new Scheduler(history, level, (from, to, type, because, key, value, via) -> {
-      g.addEdge(from, to);
-      table.add(type, because, key, value, via);
+      if (table.addOnce(g.edgeCount(), from, to, type, because, key, value, via)) {
+        g.addEdge(from, to);
+      }
     }, violations);
     int open = history.openTxn();
     for (int t = 0, n = history.txnCount(); t < n; t++) {

@@ -5,6 +5,7 @@ import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.EdgeType;
 import it.unimi.dsi.fastutil.bytes.ByteArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
@@ -21,14 +22,45 @@ final class EdgeTable {
   private final IntArrayList key = new IntArrayList();
   private final LongArrayList value = new LongArrayList();
   private final IntArrayList via = new IntArrayList();
+  /** Inferred edges by (from node, to node), so that each pair is stored once. */
+  private final Long2IntOpenHashMap inferredPairs = new Long2IntOpenHashMap();
 
-  /** Records the meaning of the next edge id. */
-  void add(EdgeType t, Because b, int k, long v, int viaTxn) {
+  EdgeTable() {
+    inferredPairs.defaultReturnValue(-1);
+  }
+
+  private void add(EdgeType t, Because b, int k, long v, int viaTxn) {
     type.add((byte) t.ordinal());
     because.add((byte) b.ordinal());
     key.add(k);
     value.add(v);
     via.add(viaTxn);
+  }
+
+  /**
+   * Records an edge unless it is an inferred edge between a pair of nodes that has one already;
+   * then the stored edge keeps whichever reason needs the weaker level (many readers can force the
+   * same commit-order edge: storing each once keeps the graph at the number of distinct pairs).
+   *
+   * @param nextId the id the edge gets if it is new (the graph's edge count)
+   * @return whether the edge is new, so that the caller adds it to its graph
+   */
+  boolean addOnce(int nextId, int fromNode, int toNode, EdgeType t, Because b, int k, long v, int viaTxn) {
+    if (t == EdgeType.CO) {
+      long pair = ((long) fromNode << 32) | (toNode & 0xFFFFFFFFL);
+      int e = inferredPairs.putIfAbsent(pair, nextId);
+      if (e >= 0) {
+        if (b.level().compareTo(because(e).level()) < 0) {
+          because.set(e, (byte) b.ordinal());
+          key.set(e, k);
+          value.set(e, v);
+          via.set(e, viaTxn);
+        }
+        return false;
+      }
+    }
+    add(t, b, k, v, viaTxn);
+    return true;
   }
 
   boolean inferred(int e) {

@@ -73,7 +73,9 @@ public final class IncrementalChecker {
   }
 
   private void edge(int from, int to, EdgeType type, Because because, int key, long value, int via) {
-    table.add(type, because, key, value, via);
+    if (!table.addOnce(order.edgeCount(), from, to, type, because, key, value, via)) {
+      return;
+    }
     int[] cycle = order.addEdge(from, to);
     if (cycle == null) {
       return;
