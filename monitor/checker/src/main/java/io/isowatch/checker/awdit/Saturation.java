@@ -142,9 +142,9 @@ final class Saturation {
     rKey.clear();
     rWriter.clear();
     rValue.clear();
-    firstPos.clear();
+    Scratch.reset(firstPos);
     sources.clear();
-    local.clear();
+    Scratch.reset(local);
     touched.clear();
     slotA.clear();
     slotB.clear();
