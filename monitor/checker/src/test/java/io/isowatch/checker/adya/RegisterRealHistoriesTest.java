@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.SharedHistories;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
@@ -31,11 +32,7 @@ class RegisterRealHistoriesTest {
       Level.READ_UNCOMMITTED, Level.READ_COMMITTED, Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE);
 
   private static History read(String name) throws Exception {
-    String shared = System.getProperty("isowatch.shared.histories");
-    Path file = shared == null ? null : Path.of(shared, "real", name);
-    assumeTrue(file != null && Files.exists(file),
-        "shared histories folder absent (isowatch.shared.histories = " + shared + "): skipping " + name);
-    return HistoryFiles.read(file, null, n -> {});
+    return HistoryFiles.read(SharedHistories.real(name), null, n -> {});
   }
 
   @Test
