@@ -1,7 +1,6 @@
 package io.isowatch.checker.adya;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.history.History;
@@ -16,8 +15,6 @@ import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.EdgeType;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

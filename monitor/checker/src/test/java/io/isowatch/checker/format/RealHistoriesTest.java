@@ -1,11 +1,9 @@
 package io.isowatch.checker.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.SharedHistories;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
