@@ -20,8 +20,10 @@ import java.util.Set;
  *     in history order, then lost updates, then dirty updates), then cycles per strongly connected
  *     component
  * @param incomplete cycle classes the level forbids whose search ran out of work somewhere
+ * @param unrecoveredKeys number of register keys whose version order the history does not reveal
+ *     ({@link RegisterVersions}): their anti-dependencies are only partly known
  */
-record AdyaAnalysis(List<Violation> violations, Set<Anomaly> incomplete) {
+record AdyaAnalysis(List<Violation> violations, Set<Anomaly> incomplete, int unrecoveredKeys) {
   private static final Set<Anomaly> CYCLES =
       EnumSet.of(Anomaly.G0, Anomaly.G1C, Anomaly.G_SINGLE, Anomaly.G_NONADJACENT, Anomaly.G2_ITEM);
 
@@ -35,8 +37,9 @@ record AdyaAnalysis(List<Violation> violations, Set<Anomaly> incomplete) {
   static AdyaAnalysis run(Scope scope, Level level, boolean sessionOrder, boolean thinAir) {
     Set<Anomaly> forbidden = Ladder.forbiddenAt(level);
     VersionOrder vo = new VersionOrder(scope);
+    RegisterVersions rv = new RegisterVersions(scope);
     List<Violation> out = new ArrayList<>();
-    for (Violation v : ReadAnomalies.find(vo, thinAir)) {
+    for (Violation v : ReadAnomalies.find(vo, rv, thinAir)) {
       if (forbidden.contains(v.anomaly())) {
         out.add(v);
       }
@@ -44,14 +47,14 @@ record AdyaAnalysis(List<Violation> violations, Set<Anomaly> incomplete) {
     EnumSet<Anomaly> wanted = EnumSet.copyOf(CYCLES);
     wanted.retainAll(forbidden);
     if (wanted.isEmpty()) {
-      return new AdyaAnalysis(out, EnumSet.noneOf(Anomaly.class));
+      return new AdyaAnalysis(out, EnumSet.noneOf(Anomaly.class), rv.unrecovered);
     }
-    DependencyGraph dg = new DependencyGraph(vo, sessionOrder);
+    DependencyGraph dg = new DependencyGraph(vo, rv, sessionOrder);
     CycleSearch search = CycleSearch.run(dg, sessionOrder, wanted);
     for (CycleSearch.Found f : search.found()) {
       out.add(violation(dg, f.anomaly(), f.cycle()));
     }
-    return new AdyaAnalysis(out, search.incomplete());
+    return new AdyaAnalysis(out, search.incomplete(), rv.unrecovered);
   }
 
   /** @return the violation whose witness is the cycle: its transactions, evidence operations and edges */

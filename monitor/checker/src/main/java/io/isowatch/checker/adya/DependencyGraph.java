@@ -25,7 +25,12 @@ import java.util.List;
  *   <li>{@code so} between consecutive graph transactions of each session, when asked for.
  * </ul>
  *
- * A read of the reader's own run gives no edge (its {@code ww} to the next run already holds); a
+ * On register keys ({@link RegisterVersions}): {@code wr} from the writer of the value a committed
+ * read returned to the reader, and {@code rw} from external readers of the initial value to every
+ * version's writer and from external readers of a version to the writer of the version that
+ * writes-follow-reads puts right after it; no {@code ww}.
+ *
+ * <p>A read of the reader's own run gives no edge (its {@code ww} to the next run already holds); a
  * read of a run gives no {@code rw} to that run's own transaction (a read of its intermediate state,
  * G1b, is reported apart). A
  * read whose last element is not in the order (incompatible, aborted, or unknown) gives its {@code
@@ -48,7 +53,7 @@ final class DependencyGraph {
   private final IntArrayList op = new IntArrayList();
   private final LongArrayList value = new LongArrayList();
 
-  DependencyGraph(VersionOrder vo, boolean sessionOrder) {
+  DependencyGraph(VersionOrder vo, RegisterVersions rv, boolean sessionOrder) {
     Scope scope = vo.scope;
     h = scope.history();
     g = new Digraph(scope.limit());
@@ -62,8 +67,16 @@ final class DependencyGraph {
       for (int r = h.opStart(t), end = h.opEnd(t); r < end; r++) {
         if (h.opKind(r) == OpKind.READ_LIST && h.listKnown(r)) {
           readEdges(vo, t, r);
+        } else if (h.opKind(r) == OpKind.READ) {
+          int w = rv.writer(h.opKey(r), h.opValue(r));
+          if (w >= 0 && scope.inGraph(h.opTxn(w)) && h.opTxn(w) != t) {
+            add(h.opTxn(w), t, WR, r, h.opValue(r));
+          }
         }
       }
+    }
+    for (int k = 0; k < h.keyCount(); k++) {
+      registerAntiDependencies(rv, k);
     }
     if (sessionOrder) {
       for (int s = 0; s < h.sessionCount(); s++) {
@@ -134,6 +147,38 @@ final class DependencyGraph {
     }
   }
 
+  /**
+   * {@code rw} edges of register key {@code k}: from each external reader of the initial value to
+   * every version's writer, and from each external reader of version {@code v} to the writer of a
+   * version that writes-follow-reads puts right after {@code v}. A read of a version to the writer
+   * of a later (not only the next) version is an anti-dependency in the dependency graphs of
+   * Cerone &amp; Gotsman (PODC 2016, §4), whose cycles decide snapshot isolation and serializability
+   * as Adya's do; Elle draws the same edges.
+   */
+  private void registerAntiDependencies(RegisterVersions rv, int k) {
+    for (int i = rv.versionStart(k); i < rv.versionEnd(k); i++) {
+      int version = rv.versions[i];
+      int writer = h.opTxn(version);
+      readersTo(rv, k, History.NIL, writer, version);
+      int p = rv.wfrPred[i];
+      if (p >= 0) {
+        readersTo(rv, k, h.opValue(rv.versions[p]), writer, version);
+      }
+    }
+  }
+
+  private void readersTo(RegisterVersions rv, int k, long value, int writer, int version) {
+    for (int j = rv.firstRead(k, value); j < rv.extReads.length; j++) {
+      int r = rv.extReads[j];
+      if (h.opKey(r) != k || h.opValue(r) != value) {
+        return;
+      }
+      if (h.opTxn(r) != writer) {
+        add(h.opTxn(r), writer, RW, r, h.opValue(version));
+      }
+    }
+  }
+
   private void add(int from, int to, byte t, int o, long v) {
     g.addEdge(from, to);
     type.add(t);
@@ -171,7 +216,10 @@ final class DependencyGraph {
 
   /**
    * Adds the operations that evidence edge {@code e} to {@code ops}: for {@code ww} the two appends,
-   * for {@code wr} the append then the read, for {@code rw} the read then the append it missed.
+   * for {@code wr} the append (write) then the read, for {@code rw} the read then the append (write)
+   * it missed; for an {@code rw} edge of a register key from a read of a written value, between
+   * the two the target's own read of that value, which places its write after it (writes follow
+   * reads).
    */
   void evidence(int e, List<Integer> ops) {
     byte t = type(e);
@@ -185,8 +233,21 @@ final class DependencyGraph {
       addOnce(ops, o);
     } else {
       addOnce(ops, o);
+      if (t == RW && h.opKind(o) == OpKind.READ && h.opValue(o) != History.NIL) {
+        addOnce(ops, premise(h.opTxn(other), h.opKey(o), h.opValue(o)));
+      }
       addOnce(ops, other);
     }
+  }
+
+  /** @return the first register operation of {@code t} on {@code key} if it read {@code v}, or -1 */
+  private int premise(int t, int key, long v) {
+    for (int o = h.opStart(t), end = h.opEnd(t); o < end; o++) {
+      if (h.opKey(o) == key && (h.opKind(o) == OpKind.READ || h.opKind(o) == OpKind.WRITE)) {
+        return h.opKind(o) == OpKind.READ && h.opValue(o) == v ? o : -1;
+      }
+    }
+    return -1;
   }
 
   private static void addOnce(List<Integer> ops, int o) {

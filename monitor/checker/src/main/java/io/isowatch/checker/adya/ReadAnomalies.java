@@ -18,7 +18,9 @@ import java.util.List;
  * order, duplicate elements, thin-air elements, aborted read (G1a), intermediate read (G1b),
  * internal inconsistency and future read (Elle, VLDB 2020, §4; Adya, MIT 1999, §3 for G1a/G1b);
  * per key and version, lost update (Berenson et al., SIGMOD 1995, P4); per key, dirty update (a
- * committed append right after an aborted one in the version order, Elle §4).
+ * committed append right after an aborted one in the version order, Elle §4). Register reads are
+ * checked in the same pass by {@link RegisterReads}, and lost updates on register keys (same value
+ * read, then written) are found with those on list keys.
  *
  * <p>Each witness lists first the operation that the violation is about (the offending read, or
  * the committed append of a dirty update), then the operations that show it. Reads that are
@@ -29,13 +31,15 @@ import java.util.List;
  */
 final class ReadAnomalies {
   private final VersionOrder vo;
+  private final RegisterVersions rv;
   private final History h;
   private final Scope scope;
   private final boolean thinAir;
   private final List<Violation> out = new ArrayList<>();
 
-  private ReadAnomalies(VersionOrder vo, boolean thinAir) {
+  private ReadAnomalies(VersionOrder vo, RegisterVersions rv, boolean thinAir) {
     this.vo = vo;
+    this.rv = rv;
     this.h = vo.h;
     this.scope = vo.scope;
     this.thinAir = thinAir;
@@ -44,10 +48,12 @@ final class ReadAnomalies {
   /**
    * @param thinAir whether to report elements nobody appended (off while transactions may still
    *     arrive, in the incremental form)
-   * @return the violations, per read in history order, then lost updates, then dirty updates
+   * @param rv what the register operations reveal; their reads are checked by {@link RegisterReads}
+   * @return the violations, per read in history order, then lost updates (list and register keys),
+   *     then dirty updates
    */
-  static List<Violation> find(VersionOrder vo, boolean thinAir) {
-    ReadAnomalies a = new ReadAnomalies(vo, thinAir);
+  static List<Violation> find(VersionOrder vo, RegisterVersions rv, boolean thinAir) {
+    ReadAnomalies a = new ReadAnomalies(vo, rv, thinAir);
     for (int t = 0; t < a.scope.limit(); t++) {
       if (!a.scope.committed(t)) {
         continue;
@@ -55,6 +61,8 @@ final class ReadAnomalies {
       for (int r = a.h.opStart(t), end = a.h.opEnd(t); r < end; r++) {
         if (a.h.opKind(r) == OpKind.READ_LIST && a.h.listKnown(r)) {
           a.read(t, r);
+        } else if (a.h.opKind(r) == OpKind.READ && a.h.opValue(r) != History.UNKNOWN_VALUE) {
+          RegisterReads.check(rv, thinAir, t, r, a.out);
         }
       }
     }
@@ -212,7 +220,9 @@ final class ReadAnomalies {
 
   /**
    * Lost update: two or more committed transactions whose first operation on a key is a read of
-   * the same version (same last element, or both empty) and that later append to the key.
+   * the same version (same last element, or both empty; for a register, the same value, or both
+   * the initial value) and that later append to (write) the key. This needs no version order, so it
+   * is found on register keys as on list keys.
    */
   private void lostUpdates() {
     IntArrayList reads = new IntArrayList();
@@ -222,11 +232,12 @@ final class ReadAnomalies {
         continue;
       }
       for (int r = h.opStart(t), end = h.opEnd(t); r < end; r++) {
-        if (h.opKind(r) != OpKind.READ_LIST || !h.listKnown(r) || !firstOnKey(t, r)) {
+        byte write = writeKind(r);
+        if (write < 0 || !firstOnKey(t, r)) {
           continue;
         }
         for (int a = r + 1; a < end; a++) {
-          if (h.opKind(a) == OpKind.APPEND && h.opKey(a) == h.opKey(r)) {
+          if (h.opKind(a) == write && h.opKey(a) == h.opKey(r)) {
             reads.add(r);
             appends.add(a);
             break;
@@ -242,6 +253,7 @@ final class ReadAnomalies {
       int rx = reads.getInt(x);
       int ry = reads.getInt(y);
       int c = Integer.compare(h.opKey(rx), h.opKey(ry));
+      c = c != 0 ? c : Byte.compare(h.opKind(rx), h.opKind(ry));
       if (c == 0) {
         c = Long.compare(version(rx), version(ry));
       }
@@ -251,7 +263,7 @@ final class ReadAnomalies {
       int j = i + 1;
       int ri = reads.getInt(idx[i]);
       while (j < idx.length && h.opKey(reads.getInt(idx[j])) == h.opKey(ri)
-          && version(reads.getInt(idx[j])) == version(ri)) {
+          && h.opKind(reads.getInt(idx[j])) == h.opKind(ri) && version(reads.getInt(idx[j])) == version(ri)) {
         j++;
       }
       if (j - i >= 2) {
@@ -277,7 +289,18 @@ final class ReadAnomalies {
     return true;
   }
 
+  /** @return the write kind that updates what read {@code r} saw, or -1 for an unknown result */
+  private byte writeKind(int r) {
+    if (h.opKind(r) == OpKind.READ_LIST && h.listKnown(r)) {
+      return OpKind.APPEND;
+    }
+    return h.opKind(r) == OpKind.READ && h.opValue(r) != History.UNKNOWN_VALUE ? OpKind.WRITE : -1;
+  }
+
   private long version(int r) {
+    if (h.opKind(r) == OpKind.READ) {
+      return h.opValue(r);
+    }
     int n = h.listLength(r);
     return n == 0 ? History.NIL : h.listElement(r, n - 1);
   }
