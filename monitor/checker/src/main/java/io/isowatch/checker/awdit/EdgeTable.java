@@ -5,8 +5,9 @@ import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.EdgeType;
 import it.unimi.dsi.fastutil.bytes.ByteArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 
 /**
  * What each edge of the commit-order graph means, by edge id, on primitive lists (two ints, a long
@@ -22,12 +23,11 @@ final class EdgeTable {
   private final IntArrayList key = new IntArrayList();
   private final LongArrayList value = new LongArrayList();
   private final IntArrayList via = new IntArrayList();
-  /** Inferred edges by (from node, to node), so that each pair is stored once. */
-  private final Long2IntOpenHashMap inferredPairs = new Long2IntOpenHashMap();
-
-  EdgeTable() {
-    inferredPairs.defaultReturnValue(-1);
-  }
+  /**
+   * Inferred edges by source node, then target node, so that each pair is stored once. One small
+   * table per source keeps the lookups of a reader's many edges from one writer in cache.
+   */
+  private final ObjectArrayList<Int2IntOpenHashMap> inferredFrom = new ObjectArrayList<>();
 
   private void add(EdgeType t, Because b, int k, long v, int viaTxn) {
     type.add((byte) t.ordinal());
@@ -47,8 +47,16 @@ final class EdgeTable {
    */
   boolean addOnce(int nextId, int fromNode, int toNode, EdgeType t, Because b, int k, long v, int viaTxn) {
     if (t == EdgeType.CO) {
-      long pair = ((long) fromNode << 32) | (toNode & 0xFFFFFFFFL);
-      int e = inferredPairs.putIfAbsent(pair, nextId);
+      while (inferredFrom.size() <= fromNode) {
+        inferredFrom.add(null);
+      }
+      Int2IntOpenHashMap targets = inferredFrom.get(fromNode);
+      if (targets == null) {
+        targets = new Int2IntOpenHashMap(4);
+        targets.defaultReturnValue(-1);
+        inferredFrom.set(fromNode, targets);
+      }
+      int e = targets.putIfAbsent(toNode, nextId);
       if (e >= 0) {
         if (b.level().compareTo(because(e).level()) < 0) {
           because.set(e, (byte) b.ordinal());

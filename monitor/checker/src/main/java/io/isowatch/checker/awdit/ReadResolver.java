@@ -11,7 +11,7 @@ import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
-import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,8 +42,8 @@ final class ReadResolver {
   private final BooleanArrayList lastOfKey = new BooleanArrayList();
   /** Per read operation: the write it observed, once found (-1 unknown). */
   private final IntArrayList writeOp = new IntArrayList();
-  /** (txn, key) pairs written by wide transactions. */
-  private final LongOpenHashSet wideWrites = new LongOpenHashSet();
+  /** The keys written by each wide transaction (more than {@link #WIDE} operations). */
+  private final Int2ObjectOpenHashMap<IntOpenHashSet> wideWrites = new Int2ObjectOpenHashMap<>();
   private final IntOpenHashSet seen = new IntOpenHashSet();
   private final Int2IntOpenHashMap ownLast = new Int2IntOpenHashMap();
   private final Int2IntOpenHashMap firstWriterOfKey = new Int2IntOpenHashMap();
@@ -53,10 +53,6 @@ final class ReadResolver {
     this.h = h;
     ownLast.defaultReturnValue(-1);
     firstWriterOfKey.defaultReturnValue(NO_EDGE);
-  }
-
-  private static long pair(int t, int key) {
-    return ((long) t << 32) | (key & 0xFFFFFFFFL);
   }
 
   /**
@@ -71,15 +67,18 @@ final class ReadResolver {
       writeOp.add(-1);
     }
     Scratch.reset(seen);
-    boolean wide = end - start > WIDE;
+    IntOpenHashSet wide = end - start > WIDE ? new IntOpenHashSet() : null;
     for (int op = end - 1; op >= start; op--) {
       if (OpKind.isWrite(h.opKind(op))) {
         int x = h.opKey(op);
         lastOfKey.set(op, seen.add(x));
-        if (wide) {
-          wideWrites.add(pair(t, x));
+        if (wide != null) {
+          wide.add(x);
         }
       }
+    }
+    if (wide != null) {
+      wideWrites.put(t, wide);
     }
   }
 
@@ -102,7 +101,7 @@ final class ReadResolver {
     int start = h.opStart(t);
     int end = h.opEnd(t);
     if (end - start > WIDE) {
-      return wideWrites.contains(pair(t, key));
+      return wideWrites.get(t).contains(key);
     }
     for (int op = start; op < end; op++) {
       if (h.opKey(op) == key && OpKind.isWrite(h.opKind(op))) {
