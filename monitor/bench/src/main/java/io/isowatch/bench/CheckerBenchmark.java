@@ -95,11 +95,13 @@ public final class CheckerBenchmark implements Callable<Integer> {
     ChildRunner runner = new ChildRunner(CheckerBenchmark.class.getName(), heap, timeoutSeconds);
     List<Measurement> points = new ArrayList<>();
     for (Family f : families) {
+      List<Level> run = levels.stream().filter(f.levels()::contains).toList();
+      if (run.isEmpty()) {
+        System.err.println("skipping family " + f + ": none of the levels " + levels
+            + " applies to it (it is checked at " + f.levels() + ")");
+      }
       for (long size : sizesOf(f)) {
-        for (Level level : levels) {
-          if (!f.levels().contains(level)) {
-            continue;
-          }
+        for (Level level : run) {
           Measurement m = runner.run(f, size, level, repetitions, seed);
           System.err.println(Report.progress(m));
           points.add(m);
