@@ -106,7 +106,7 @@ final class CheckCommand implements Callable<Integer> {
       try {
         return Level.parse(value);
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
+        throw new TypeConversionException(e.getMessage() + ", or all");
       }
     }
   }

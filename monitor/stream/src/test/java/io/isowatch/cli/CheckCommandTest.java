@@ -120,7 +120,7 @@ class CheckCommandTest {
     assertThat(run.err().lines().findFirst().orElseThrow()).isEqualTo(
         "Invalid value for option '--level' (LEVEL): unknown level 'linearizable'; expected one of"
             + " read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation,"
-            + " serializable");
+            + " serializable, or all");
   }
 
   @Test

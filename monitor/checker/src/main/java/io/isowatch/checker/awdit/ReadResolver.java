@@ -70,7 +70,7 @@ final class ReadResolver {
       lastOfKey.add(false);
       writeOp.add(-1);
     }
-    seen.clear();
+    Scratch.reset(seen);
     boolean wide = end - start > WIDE;
     for (int op = end - 1; op >= start; op--) {
       if (OpKind.isWrite(h.opKind(op))) {
@@ -162,9 +162,9 @@ final class ReadResolver {
       writer.add(NO_EDGE);
     }
     boolean checked = h.status(t) == TxnStatus.COMMITTED;
-    ownLast.clear();
-    firstWriterOfKey.clear();
-    firstReadOfKey.clear();
+    Scratch.reset(ownLast);
+    Scratch.reset(firstWriterOfKey);
+    Scratch.reset(firstReadOfKey);
     for (int op = h.opStart(t); op < end; op++) {
       writer.set(op, NO_EDGE);
       byte kind = h.opKind(op);

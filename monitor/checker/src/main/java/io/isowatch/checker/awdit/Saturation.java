@@ -90,39 +90,15 @@ final class Saturation {
    * writer. {@code t3}'s reads must have been resolved.
    */
   void process(int t3, EdgeSink sink) {
-    int s3 = h.sessionOf(t3);
-    while (lastNode.size() <= s3) {
-      lastNode.add(-1);
-    }
-    int pred = lastNode.getInt(s3);
-    sink.edge(node(pred), node(t3), EdgeType.SO, Because.SESSION_ORDER, -1, History.NIL, -1);
-    gather(t3);
-    for (int i = 0; i < sources.size(); i++) {
-      int src = sources.getInt(i);
-      int at = firstPos.get(src);
-      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), value(t3, at), -1);
-    }
-    switch (level) {
-      case READ_COMMITTED:
-        inferReadCommitted(t3, sink);
-        break;
-      case READ_ATOMIC:
-        inferReadAtomic(t3, s3, sink);
-        break;
-      case CAUSAL:
-        inferCausal(t3, s3, pred, sink);
-        break;
-      default:
-        throw new IllegalStateException("AWDIT saturation does not decide " + level);
-    }
-    if (level != Level.READ_COMMITTED) {
-      recordWrites(t3, s3);
-    }
-    lastNode.set(s3, t3);
+    process(t3, sink, true);
   }
 
   /** Emits only the {@code so} and {@code wr} edges into {@code t3}: for transactions on a cycle of {@code so ∪ wr}. */
   void processEdgesOnly(int t3, EdgeSink sink) {
+    process(t3, sink, false);
+  }
+
+  private void process(int t3, EdgeSink sink, boolean saturate) {
     int s3 = h.sessionOf(t3);
     while (lastNode.size() <= s3) {
       lastNode.add(-1);
@@ -135,8 +111,16 @@ final class Saturation {
       int at = firstPos.get(src);
       sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), value(t3, at), -1);
     }
-    if (level == Level.CAUSAL) {
-      setClock(t3, new int[0]);
+    if (!saturate) {
+      if (level == Level.CAUSAL) {
+        setClock(t3, new int[0]);
+      }
+    } else if (level == Level.READ_COMMITTED) {
+      inferReadCommitted(t3, sink);
+    } else if (level == Level.READ_ATOMIC) {
+      inferReadAtomic(t3, s3, sink);
+    } else {
+      inferCausal(t3, s3, pred, sink);
     }
     if (level != Level.READ_COMMITTED) {
       recordWrites(t3, s3);
@@ -158,9 +142,9 @@ final class Saturation {
     rKey.clear();
     rWriter.clear();
     rValue.clear();
-    firstPos.clear();
+    Scratch.reset(firstPos);
     sources.clear();
-    local.clear();
+    Scratch.reset(local);
     touched.clear();
     slotA.clear();
     slotB.clear();

@@ -142,7 +142,7 @@ final class Scheduler {
     if (h.status(t) != TxnStatus.COMMITTED) {
       return false;
     }
-    ownKeys.clear();
+    Scratch.reset(ownKeys);
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
       int x = h.opKey(op);
       if (OpKind.isWrite(h.opKind(op))) {

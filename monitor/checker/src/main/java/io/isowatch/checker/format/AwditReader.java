@@ -97,7 +97,7 @@ final class AwditReader {
       throws HistoryFormatException {
     String[] w = s.split("\\s+");
     if (w.length != 3 || !(w[0].equals("r") || w[0].equals("w"))) {
-      throw HistoryFormatException.atLine(file, line, "malformed line '" + s + "'", EXPECTED);
+      throw HistoryFormatException.atLine(file, line, "malformed line '" + HistoryFormatException.excerpt(s) + "'", EXPECTED);
     }
     long key = number(w[1], "key", file, line);
     long value = number(w[2], "value", file, line);
@@ -124,6 +124,6 @@ final class AwditReader {
       // reported below
     }
     throw HistoryFormatException.atLine(
-        file, line, field + " '" + s + "' is not a non-negative integer", EXPECTED);
+        file, line, field + " '" + HistoryFormatException.excerpt(s) + "' is not a non-negative integer", EXPECTED);
   }
 }

@@ -3,6 +3,7 @@ package io.isowatch.checker.format;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -28,8 +29,8 @@ import java.util.function.LongConsumer;
  *       (null) reads {@link History#NIL}. Other magic ids (Cobra's garbage-collection reads) are
  *       refused.
  *   <li>Sessions are named after their file without {@code .log} and read in file-name order;
- *       transactions are labelled with their {@code txn} id and keys named by their hash as an
- *       unsigned decimal.
+ *       transactions are labelled with their {@code txn} id, which must be unique over all logs,
+ *       and keys named by their hash as an unsigned decimal.
  *   <li>A transaction started but not committed when its file ends has an unknown outcome.
  * </ul>
  */
@@ -42,10 +43,17 @@ final class CobraReader {
 
   private final History h = new History();
   private final Long2IntOpenHashMap keyIds = new Long2IntOpenHashMap();
+  /** Each txn id started so far to the index in {@link #logs} of the log that started it. */
+  private final Long2IntOpenHashMap startLog = new Long2IntOpenHashMap();
+  /** Each txn id started so far to the byte offset of its start record. */
+  private final Long2LongOpenHashMap startOffset = new Long2LongOpenHashMap();
+  private final List<Path> logs;
   private long done;
 
-  private CobraReader() {
+  private CobraReader(List<Path> logs) {
+    this.logs = logs;
     keyIds.defaultReturnValue(-1);
+    startLog.defaultReturnValue(-1);
   }
 
   /**
@@ -60,9 +68,9 @@ final class CobraReader {
     if (logs.isEmpty()) {
       throw HistoryFormatException.whole(dir, "no *.log files", "a Cobra log directory");
     }
-    CobraReader r = new CobraReader();
-    for (Path log : logs) {
-      r.readLog(log);
+    CobraReader r = new CobraReader(logs);
+    for (int i = 0; i < logs.size(); i++) {
+      r.readLog(i);
       progress.accept(r.done);
     }
     return r.h;
@@ -82,7 +90,8 @@ final class CobraReader {
     return logs;
   }
 
-  private void readLog(Path log) throws HistoryFormatException, IOException {
+  private void readLog(int logIndex) throws HistoryFormatException, IOException {
+    Path log = logs.get(logIndex);
     String name = log.getFileName().toString();
     int session = h.session(name.substring(0, name.length() - ".log".length()));
     boolean open = false;
@@ -98,6 +107,13 @@ final class CobraReader {
               throw HistoryFormatException.atByte(log, at, "transaction " + id
                   + " starts before transaction " + txn + " committed", "C " + txn);
             }
+            int firstLog = startLog.putIfAbsent(id, logIndex);
+            if (firstLog >= 0) {
+              throw HistoryFormatException.atByte(log, at, "transaction " + id
+                  + " already started in " + logs.get(firstLog).getFileName() + " at byte "
+                  + startOffset.get(id), "a distinct txn id per transaction");
+            }
+            startOffset.put(id, at);
             h.beginTxn(session, id);
             txn = id;
             open = true;

@@ -124,9 +124,9 @@ final class DbcopReader {
           "write of value 0, which dbcop reserves for every variable's initial value",
           "a value >= 1");
     }
-    if (value == History.NIL || value == History.UNKNOWN_VALUE) {
-      throw HistoryFormatException.atByte(file, at,
-          "value " + Long.toUnsignedString(value) + " is reserved", "a value below 2^63");
+    if (value < 0) {
+      throw HistoryFormatException.atByte(file, at, "value " + Long.toUnsignedString(value)
+          + " is out of the signed 64-bit range", "a value below 2^63");
     }
     try {
       if (write) {

@@ -19,7 +19,9 @@ import java.util.Set;
  * symbols to {@link Symbol}, characters to {@link Character}, vectors and lists to {@link List},
  * maps to {@link Map}, sets to {@link Set}. Tagged values ({@code #inst "..."}, {@code
  * #jepsen.history.Op{...}}) read as the value after the tag; {@code #_} discards the next value;
- * commas are whitespace; {@code ;} starts a comment.
+ * commas are whitespace; {@code ;} starts a comment. A key repeated in a map or an element
+ * repeated in a set is an error, as the specification says. Values nest at most {@link #MAX_DEPTH}
+ * deep, so a hostile line cannot exhaust the stack.
  */
 final class EdnParser {
   /** An EDN keyword such as {@code :type}, by its name without the colon. */
@@ -35,6 +37,11 @@ final class EdnParser {
   private final Path file;
   private final long line;
   private int i;
+  /** How many {@link #value} calls are open: the nesting depth of the value being read. */
+  private int depth;
+
+  /** The deepest nesting of values a line may have; deeper lines are rejected, not recursed. */
+  static final int MAX_DEPTH = 256;
 
   private EdnParser(String s, Path file, long line) {
     this.s = s;
@@ -68,8 +75,13 @@ final class EdnParser {
 
   /**
    * @param v a value returned by {@link #parseLine}
-   * @return it written back as EDN (maps and sets in no particular order), for error messages
+   * @return it written back as EDN (maps and sets in no particular order) and cut to an {@link
+   *     HistoryFormatException#excerpt}, for error messages
    */
+  static String show(Object v) {
+    return HistoryFormatException.excerpt(render(v));
+  }
+
   static String render(Object v) {
     if (v == null) {
       return "nil";
@@ -97,6 +109,19 @@ final class EdnParser {
   }
 
   private Object value() throws HistoryFormatException {
+    if (depth == MAX_DEPTH) {
+      throw error("values nested deeper than " + MAX_DEPTH,
+          "at most " + MAX_DEPTH + " nested values");
+    }
+    depth++;
+    try {
+      return nestedValue();
+    } finally {
+      depth--;
+    }
+  }
+
+  private Object nestedValue() throws HistoryFormatException {
     skipBlank();
     if (i >= s.length()) {
       throw error("line ends inside a value", "a value or a closing bracket");
@@ -125,7 +150,7 @@ final class EdnParser {
       case '}':
       case ']':
       case ')':
-        throw error("unexpected '" + c + "'", "a value");
+        throw error("unexpected '" + HistoryFormatException.excerpt(String.valueOf(c)) + "'", "a value");
       default:
         return atom();
     }
@@ -134,7 +159,12 @@ final class EdnParser {
   private Map<Object, Object> map() throws HistoryFormatException {
     Map<Object, Object> m = new HashMap<>();
     while (!closes('}')) {
+      int at = i;
       Object k = value();
+      if (m.containsKey(k)) {
+        i = at;
+        throw error("map key " + show(k) + " repeated", "distinct keys in a map");
+      }
       skipBlank();
       if (i < s.length() && s.charAt(i) == '}') {
         throw error("map has a key without a value", "a value after the key");
@@ -168,7 +198,15 @@ final class EdnParser {
     i++;
     if (i < s.length() && s.charAt(i) == '{') {
       i++;
-      Set<Object> set = new HashSet<>(seq('}'));
+      Set<Object> set = new HashSet<>();
+      while (!closes('}')) {
+        int at = i;
+        Object e = value();
+        if (!set.add(e)) {
+          i = at;
+          throw error("set element " + show(e) + " repeated", "distinct elements in a set");
+        }
+      }
       return set;
     }
     String tag = token();
@@ -231,14 +269,14 @@ final class EdnParser {
         if (t.length() == 1) {
           return t.charAt(0);
         }
-        throw error("unknown character literal \\" + t, "a character such as \\a or \\newline");
+        throw error("unknown character literal \\" + HistoryFormatException.excerpt(t), "a character such as \\a or \\newline");
     }
   }
 
   private Object atom() throws HistoryFormatException {
     String t = token();
     if (t.isEmpty()) {
-      throw error("unexpected '" + s.charAt(i) + "'", "a value");
+      throw error("unexpected '" + HistoryFormatException.excerpt(s.substring(i, i + 1)) + "'", "a value");
     }
     switch (t) {
       case "nil":
@@ -269,7 +307,7 @@ final class EdnParser {
         }
         return Double.parseDouble(t.endsWith("M") ? t.substring(0, t.length() - 1) : t);
       } catch (NumberFormatException e) {
-        throw error("malformed number '" + t + "'", "an integer or a decimal");
+        throw error("malformed number '" + HistoryFormatException.excerpt(t) + "'", "an integer or a decimal");
       }
     }
   }

@@ -4,6 +4,7 @@ import io.isowatch.checker.format.EdnParser.Keyword;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +30,9 @@ import java.util.function.LongConsumer;
  *       are fault injections, not transactions, and are skipped. Without {@code :process} each
  *       transaction is its own session named {@code T<label>}: Elle orders only operations of one
  *       process, so no session order is assumed.
- *   <li>The label is {@code :index} when present, otherwise the line number.
+ *   <li>The label is {@code :index} when present (a non-negative 64-bit integer), otherwise the
+ *       line number. Two completions with one label are refused: witnesses name transactions by
+ *       label.
  *   <li>A {@code nil} read result in an {@code :ok} operation is the initial state: the empty list
  *       when the file holds any {@code :append} (Elle treats {@code nil} and {@code []} alike),
  *       otherwise the register's initial value {@link History#NIL}. In {@code :fail} and {@code
@@ -54,12 +57,15 @@ final class EdnReader {
   private final LongArrayList elems = new LongArrayList();
   /** Integer keys to key ids, so that numbered keys are not turned into strings per operation. */
   private final Long2IntOpenHashMap integerKeys = new Long2IntOpenHashMap();
+  /** Each transaction label read so far to the line where it appeared. */
+  private final Long2LongOpenHashMap labelLines = new Long2LongOpenHashMap();
   private long line;
 
   private EdnReader(Path file, boolean listAppend) {
     this.file = file;
     this.listAppend = listAppend;
     integerKeys.defaultReturnValue(-1);
+    labelLines.defaultReturnValue(-1);
   }
 
   /**
@@ -114,21 +120,25 @@ final class EdnReader {
     if (status == null || process instanceof Keyword) {
       return;
     }
-    Object index = op.get(INDEX);
-    long label = index instanceof Long ? (Long) index : line;
+    long label = label(op);
     String session;
     if (process == null) {
       session = "T" + label;
     } else if (process instanceof Long || process instanceof String) {
       session = process.toString();
     } else {
-      throw error(":process " + EdnParser.render(process) + " is neither an integer nor a name",
+      throw error(":process " + EdnParser.show(process) + " is neither an integer nor a name",
           "an integer");
     }
     if (!(op.get(VALUE) instanceof List)) {
       throw error(":value is not a vector of micro-ops", EXPECTED_OP);
     }
     List<?> mops = (List<?>) op.get(VALUE);
+    long first = labelLines.putIfAbsent(label, line);
+    if (first >= 0) {
+      throw error("transaction label " + label + " repeats the label of line " + first,
+          "a distinct :index per operation");
+    }
     h.beginTxn(h.session(session), label);
     for (Object mop : mops) {
       try {
@@ -138,6 +148,19 @@ final class EdnReader {
       }
     }
     h.end(status);
+  }
+
+  /** @return {@code :index} if present, otherwise the line number */
+  private long label(Map<?, ?> op) throws HistoryFormatException {
+    if (!op.containsKey(INDEX)) {
+      return line;
+    }
+    Object index = op.get(INDEX);
+    if (!(index instanceof Long) || (Long) index < 0) {
+      throw error(":index " + EdnParser.show(index) + " is not a non-negative 64-bit integer",
+          "an index 0, 1, 2, ...");
+    }
+    return (Long) index;
   }
 
   /** @return the status, or {@code null} for {@code :invoke} */
@@ -153,7 +176,7 @@ final class EdnReader {
       case "info":
         return TxnStatus.UNKNOWN;
       default:
-        throw error(type == null ? "no :type" : ":type " + EdnParser.render(type),
+        throw error(type == null ? "no :type" : ":type " + EdnParser.show(type),
             ":invoke, :ok, :fail or :info");
     }
   }
@@ -161,7 +184,7 @@ final class EdnReader {
   private void microOp(Object mop, TxnStatus status) throws HistoryFormatException {
     if (!(mop instanceof List) || ((List<?>) mop).size() != 3
         || !(((List<?>) mop).get(0) instanceof Keyword)) {
-      throw error("malformed micro-op " + EdnParser.render(mop), EXPECTED_MOP);
+      throw error("malformed micro-op " + EdnParser.show(mop), EXPECTED_MOP);
     }
     List<?> m = (List<?>) mop;
     String f = ((Keyword) m.get(0)).name();
@@ -178,7 +201,7 @@ final class EdnReader {
         read(key, v, status);
         break;
       default:
-        throw error("unknown micro-op :" + f, EXPECTED_MOP);
+        throw error("unknown micro-op :" + HistoryFormatException.excerpt(f), EXPECTED_MOP);
     }
   }
 
@@ -219,7 +242,7 @@ final class EdnReader {
     if (k instanceof Keyword) {
       return h.key(((Keyword) k).name());
     }
-    throw error("key " + EdnParser.render(k) + " is not an integer, keyword or string",
+    throw error("key " + EdnParser.show(k) + " is not an integer, keyword or string",
         EXPECTED_MOP);
   }
 
@@ -227,7 +250,7 @@ final class EdnReader {
     if (v instanceof Long) {
       return (Long) v;
     }
-    throw error(what + " " + EdnParser.render(v) + " is not a 64-bit integer", "an integer");
+    throw error(what + " " + EdnParser.show(v) + " is not a 64-bit integer", "an integer");
   }
 
   private HistoryFormatException error(String problem, String expected) {

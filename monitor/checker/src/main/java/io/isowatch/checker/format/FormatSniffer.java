@@ -82,9 +82,9 @@ final class FormatSniffer {
       if (AWDIT.matcher(s).matches()) {
         return HistoryFormat.AWDIT;
       }
-      String shown = s.length() > 40 ? s.substring(0, 40) + "..." : s;
-      throw HistoryFormatException.atLine(
-          path, i + 1, "cannot tell the history format from '" + shown + "'", EXPECTED);
+      throw HistoryFormatException.atLine(path, i + 1,
+          "cannot tell the history format from '" + HistoryFormatException.excerpt(s) + "'",
+          EXPECTED);
     }
     throw HistoryFormatException.whole(path, "no operation in the first "
         + head.length + " bytes to tell the format from",

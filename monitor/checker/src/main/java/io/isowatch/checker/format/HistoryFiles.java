@@ -47,9 +47,11 @@ public final class HistoryFiles {
    * @param progressBytes receives the number of bytes consumed so far (over all files of a
    *     directory), every few thousand lines or transactions and once at the end; may be {@code
    *     null}
-   * @return the history, every transaction closed
+   * @return the history, every transaction closed; at least one transaction
    * @throws HistoryFormatException for malformed input, naming file, line or byte offset, problem
-   *     and what was expected
+   *     and what was expected; for input without any transaction (an empty file, blank lines,
+   *     separators or {@code :invoke} lines only), {@code FILE: no transactions; expected at least
+   *     one}, since an empty history would pass every check
    * @throws IOException if reading fails
    */
   public static History read(Path path, HistoryFormat formatOrNull, LongConsumer progressBytes)
@@ -64,6 +66,15 @@ public final class HistoryFiles {
       throw HistoryFormatException.whole(path, "is a directory",
           "a " + format.cliName() + " file");
     }
+    History h = readFormat(path, format, progress);
+    if (h.txnCount() == 0) {
+      throw HistoryFormatException.whole(path, "no transactions", "at least one");
+    }
+    return h;
+  }
+
+  private static History readFormat(Path path, HistoryFormat format, LongConsumer progress)
+      throws HistoryFormatException, IOException {
     switch (format) {
       case JSONL:
         return JsonLinesReader.read(path, progress);

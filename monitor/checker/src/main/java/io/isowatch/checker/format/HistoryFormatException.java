@@ -64,6 +64,41 @@ public final class HistoryFormatException extends Exception {
     return new HistoryFormatException(file, -1, -1, problem, expected);
   }
 
+  /** How many characters of input a message quotes at most, before {@code ...}. */
+  static final int EXCERPT_CHARS = 80;
+
+  /**
+   * Makes a piece of input fit to be quoted in a message, whatever its length and bytes.
+   *
+   * @param input text taken from the history file (a line, a field, a token)
+   * @return its first {@value #EXCERPT_CHARS} characters followed by {@code ...} when longer,
+   *     with control characters escaped as {@code \n}, {@code \r}, {@code \t} or a backslash,
+   *     {@code u} and four hex digits, so that the message stays on one line
+   */
+  static String excerpt(String input) {
+    int end = input.length();
+    if (end > EXCERPT_CHARS) {
+      end = Character.isHighSurrogate(input.charAt(EXCERPT_CHARS - 1))
+          ? EXCERPT_CHARS - 1 : EXCERPT_CHARS;
+    }
+    StringBuilder sb = new StringBuilder(end + 8);
+    for (int i = 0; i < end; i++) {
+      char c = input.charAt(i);
+      if (c == '\n') {
+        sb.append("\\n");
+      } else if (c == '\r') {
+        sb.append("\\r");
+      } else if (c == '\t') {
+        sb.append("\\t");
+      } else if (Character.isISOControl(c)) {
+        sb.append(String.format("\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return end < input.length() ? sb.append("...").toString() : sb.toString();
+  }
+
   private static String render(
       Path file, long line, long byteOffset, String problem, String expected) {
     StringBuilder sb = new StringBuilder().append(file);

@@ -1,11 +1,14 @@
 package io.isowatch.checker.format;
 
+import com.fasterxml.jackson.core.ErrorReportConfiguration;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +24,8 @@ import java.util.function.LongConsumer;
  *
  * <p>Streams the file with Jackson's token parser; each transaction's operations are collected in a
  * {@link TxnBuffer} (its fields may come in any order) and appended whole. Unknown fields are
- * errors, so that a misspelt field is not silently ignored.
+ * errors, so that a misspelt field is not silently ignored; so are a field repeated within one
+ * object, a second value on a transaction's line, and a {@code "txn"} label used twice.
  */
 final class JsonLinesReader {
   static final String EXPECTED_TXN = "a transaction object {\"session\": ..., \"txn\": ..., "
@@ -29,17 +33,30 @@ final class JsonLinesReader {
   static final String EXPECTED_OP = "an operation {\"f\": \"r\"|\"w\"|\"append\", \"key\": ..., "
       + "\"value\": ...}";
   private static final int PROGRESS_EVERY_TXNS = 4096;
-  private static final JsonFactory FACTORY = new JsonFactory();
+  /**
+   * Refuses a field repeated within one object, and quotes at most {@link
+   * HistoryFormatException#EXCERPT_CHARS} characters of input in its error messages.
+   */
+  private static final JsonFactory FACTORY = JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .errorReportConfiguration(ErrorReportConfiguration.builder()
+          .maxErrorTokenLength(HistoryFormatException.EXCERPT_CHARS)
+          .maxRawContentLength(HistoryFormatException.EXCERPT_CHARS)
+          .build())
+      .build();
 
   private final Path file;
   private final JsonParser p;
   private final History h = new History();
   private final TxnBuffer ops = new TxnBuffer();
   private final LongArrayList elems = new LongArrayList();
+  /** Each transaction label read so far to the line where it appeared. */
+  private final Long2LongOpenHashMap labelLines = new Long2LongOpenHashMap();
 
   private JsonLinesReader(Path file, JsonParser p) {
     this.file = file;
     this.p = p;
+    labelLines.defaultReturnValue(-1);
   }
 
   /**
@@ -65,11 +82,16 @@ final class JsonLinesReader {
 
   private History readAll(LongConsumer progress) throws HistoryFormatException, IOException {
     JsonToken t;
+    long lastLine = 0;
     while ((t = p.nextToken()) != null) {
+      if (line() == lastLine) {
+        throw error("text after the transaction object", "one JSON object per line");
+      }
       if (t != JsonToken.START_OBJECT) {
         throw error("found " + describe(t), EXPECTED_TXN);
       }
       transaction();
+      lastLine = line();
       if (h.txnCount() % PROGRESS_EVERY_TXNS == 0) {
         progress.accept(p.currentLocation().getByteOffset());
       }
@@ -102,12 +124,17 @@ final class JsonLinesReader {
           sawOps = true;
           break;
         default:
-          throw error("unknown field \"" + field + "\" in a transaction", EXPECTED_TXN);
+          throw error("unknown field \"" + HistoryFormatException.excerpt(field) + "\" in a transaction", EXPECTED_TXN);
       }
     }
     if (session == null || !sawOps) {
       throw HistoryFormatException.atLine(file, line,
           "transaction without \"" + (session == null ? "session" : "ops") + "\"", EXPECTED_TXN);
+    }
+    long first = labelLines.putIfAbsent(label, line);
+    if (first >= 0) {
+      throw HistoryFormatException.atLine(file, line, "transaction label " + label
+          + " repeats the label of line " + first, "a distinct \"txn\" per transaction");
     }
     ops.appendTo(h, h.session(session), label, status, file);
   }
@@ -120,7 +147,7 @@ final class JsonLinesReader {
       case "unknown":
         return TxnStatus.valueOf(s.toUpperCase(Locale.ROOT));
       default:
-        throw error("status " + (v == JsonToken.VALUE_STRING ? "\"" + s + "\"" : describe(v)),
+        throw error("status " + (v == JsonToken.VALUE_STRING ? "\"" + HistoryFormatException.excerpt(s) + "\"" : describe(v)),
             "\"committed\", \"aborted\" or \"unknown\"");
     }
   }
@@ -166,7 +193,7 @@ final class JsonLinesReader {
           list = t == JsonToken.VALUE_TRUE;
           break;
         default:
-          throw error("unknown field \"" + field + "\" in an operation", EXPECTED_OP);
+          throw error("unknown field \"" + HistoryFormatException.excerpt(field) + "\" in an operation", EXPECTED_OP);
       }
     }
     if (f == null || key == null) {
@@ -232,7 +259,7 @@ final class JsonLinesReader {
         }
         break;
       default:
-        throw HistoryFormatException.atLine(file, line, "unknown operation \"" + f + "\"",
+        throw HistoryFormatException.atLine(file, line, "unknown operation \"" + HistoryFormatException.excerpt(f) + "\"",
             "\"r\", \"w\" or \"append\"");
     }
   }
@@ -249,7 +276,7 @@ final class JsonLinesReader {
       throw error("\"" + field + "\" is " + describe(t), "an integer");
     }
     if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-      throw error("\"" + field + "\" " + p.getText() + " is out of the 64-bit range",
+      throw error("\"" + field + "\" " + HistoryFormatException.excerpt(p.getText()) + " is out of the 64-bit range",
           "a 64-bit integer");
     }
     return p.getLongValue();
@@ -266,11 +293,11 @@ final class JsonLinesReader {
       case START_ARRAY:
         return "an array";
       case VALUE_STRING:
-        return "the string \"" + p.getText() + "\"";
+        return "the string \"" + HistoryFormatException.excerpt(p.getText()) + "\"";
       case VALUE_NULL:
         return "null";
       default:
-        return p.getText();
+        return HistoryFormatException.excerpt(p.getText());
     }
   }
 

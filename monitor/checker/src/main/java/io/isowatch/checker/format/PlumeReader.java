@@ -95,14 +95,14 @@ final class PlumeReader {
     char kind = op.charAt(0);
     if ((kind != 'r' && kind != 'w') || op.length() < 2 || op.charAt(1) != '('
         || op.charAt(op.length() - 1) != ')') {
-      throw error("malformed operation '" + op + "'");
+      throw error("malformed operation '" + HistoryFormatException.excerpt(op) + "'");
     }
     long[] f = new long[4];
     int from = 2;
     for (int i = 0; i < 4; i++) {
       int to = i < 3 ? op.indexOf(',', from) : op.length() - 1;
       if (to < 0 || (i == 3 && op.indexOf(',', from) >= 0)) {
-        throw error("malformed operation '" + op + "': not four fields");
+        throw error("malformed operation '" + HistoryFormatException.excerpt(op) + "': not four fields");
       }
       f[i] = number(op, from, to, i);
       from = to + 1;
@@ -117,7 +117,7 @@ final class PlumeReader {
     for (int i = start; i < to; i++) {
       int d = op.charAt(i) - '0';
       if (d < 0 || d > 9 || (i - start >= 18 && v > (Long.MAX_VALUE - d) / 10)) {
-        throw error(FIELDS[field] + " '" + op.substring(from, to) + "' is not a 64-bit integer");
+        throw error(FIELDS[field] + " '" + HistoryFormatException.excerpt(op.substring(from, to)) + "' is not a 64-bit integer");
       }
       v = 10 * v + d;
     }

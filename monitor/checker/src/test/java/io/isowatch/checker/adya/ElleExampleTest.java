@@ -1,10 +1,10 @@
 package io.isowatch.checker.adya;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.SharedHistories;
 import io.isowatch.checker.history.TestHistories;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
@@ -15,8 +15,6 @@ import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.EdgeType;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,11 +57,7 @@ class ElleExampleTest {
 
   @Test
   void realFileIsGSingle() throws Exception {
-    String shared = System.getProperty("isowatch.shared.histories");
-    Path file = shared == null ? null : Path.of(shared, "real", "elle-paper-example.edn");
-    assumeTrue(file != null && Files.isRegularFile(file),
-        "shared histories folder absent (isowatch.shared.histories = " + shared + "): skipping");
-    History h = HistoryFiles.read(file, null, n -> {});
+    History h = HistoryFiles.read(SharedHistories.real("elle-paper-example.edn"), null, n -> {});
     assertThat(h.txnCount()).isEqualTo(4);
     assertGSingle(h);
   }

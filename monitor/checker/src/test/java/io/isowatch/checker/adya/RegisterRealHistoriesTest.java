@@ -1,10 +1,10 @@
 package io.isowatch.checker.adya;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.SharedHistories;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
@@ -14,8 +14,6 @@ import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.EdgeType;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,11 +29,7 @@ class RegisterRealHistoriesTest {
       Level.READ_UNCOMMITTED, Level.READ_COMMITTED, Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE);
 
   private static History read(String name) throws Exception {
-    String shared = System.getProperty("isowatch.shared.histories");
-    Path file = shared == null ? null : Path.of(shared, "real", name);
-    assumeTrue(file != null && Files.exists(file),
-        "shared histories folder absent (isowatch.shared.histories = " + shared + "): skipping " + name);
-    return HistoryFiles.read(file, null, n -> {});
+    return HistoryFiles.read(SharedHistories.real(name), null, n -> {});
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -23,6 +24,7 @@ class MalformedInputTest {
   private static final String AWDIT = "; expected " + AwditReader.EXPECTED;
   private static final String TXN = "; expected " + JsonLinesReader.EXPECTED_TXN;
   private static final String OP = "; expected " + JsonLinesReader.EXPECTED_OP;
+  private static final String EMPTY = "F: no transactions; expected at least one";
 
   @TempDir Path dir;
 
@@ -85,6 +87,61 @@ class MalformedInputTest {
             "{:type :ok, :process 0, :value [[:w 1 2]]}\n"
                 + "{:type :ok, :process 1, :value [[:w 1 2]]}\n",
             "F:2: value 2 written twice to key 1 (first by T1); values must be unique per key"),
+        Arguments.of(HistoryFormat.EDN, "[".repeat(10_000) + "\n",
+            "F:1: values nested deeper than 256 at column 257; expected at most 256 nested values"),
+        Arguments.of(HistoryFormat.EDN, "#_".repeat(10_000) + "1\n",
+            "F:1: values nested deeper than 256 at column 515; expected at most 256 nested values"),
+        Arguments.of(HistoryFormat.EDN, "", EMPTY),
+        Arguments.of(HistoryFormat.EDN, "{:type :invoke, :process 0, :value [[:r 1 nil]]}\n",
+            EMPTY),
+        Arguments.of(HistoryFormat.JSONL, "", EMPTY),
+        Arguments.of(HistoryFormat.JSONL, "\n  \n\t\n", EMPTY),
+        Arguments.of(HistoryFormat.PLUME, "", EMPTY),
+        Arguments.of(HistoryFormat.AWDIT, "---\n=====\n---\n", EMPTY),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"a\",\"txn\":1,\"ops\":[]}\n"
+                + "{\"session\":\"b\",\"txn\":1,\"ops\":[]}\n",
+            "F:2: transaction label 1 repeats the label of line 1; "
+                + "expected a distinct \"txn\" per transaction"),
+        Arguments.of(HistoryFormat.EDN,
+            "{:index 4, :type :ok, :process 0, :value []}\n"
+                + "{:index 4, :type :ok, :process 1, :value []}\n",
+            "F:2: transaction label 4 repeats the label of line 1; "
+                + "expected a distinct :index per operation"),
+        Arguments.of(HistoryFormat.EDN, "{:index -1, :type :ok, :process 0, :value []}\n",
+            "F:1: :index -1 is not a non-negative 64-bit integer; expected an index 0, 1, 2, ..."),
+        Arguments.of(HistoryFormat.EDN,
+            "{:index 99999999999999999999, :type :ok, :process 0, :value []}\n",
+            "F:1: :index 99999999999999999999 is not a non-negative 64-bit integer; "
+                + "expected an index 0, 1, 2, ..."),
+        Arguments.of(HistoryFormat.EDN, "{:index \"3\", :type :ok, :process 0, :value []}\n",
+            "F:1: :index \"3\" is not a non-negative 64-bit integer; expected an index 0, 1, 2, ..."),
+        Arguments.of(HistoryFormat.PLUME, "x\u0000\u0007\t" + "z".repeat(300_000) + "\n",
+            "F:1: malformed operation 'x\\u0000\\u0007\\t" + "z".repeat(76) + "...'" + PLUME),
+        Arguments.of(HistoryFormat.AWDIT, "r 1 " + "9".repeat(300_000) + "\n",
+            "F:1: value '" + "9".repeat(80) + "...' is not a non-negative integer" + AWDIT),
+        Arguments.of(HistoryFormat.JSONL, "{\"" + "a".repeat(300) + "\":1}\n",
+            "F:1: unknown field \"" + "a".repeat(80) + "...\" in a transaction" + TXN),
+        Arguments.of(HistoryFormat.JSONL, "{\"session\": tru" + "e".repeat(300_000) + "}\n",
+            "F:1: malformed JSON: Unrecognized token 'tru" + "e".repeat(77) + "...': was expecting "
+                + "(JSON String, Number, Array, Object or token 'null', 'true' or 'false'); "
+                + "expected one JSON object per line"),
+        Arguments.of(HistoryFormat.EDN,
+            "{:type :ok, :process 0, :value [[:r 1" + " 2".repeat(100_000) + "]]}\n",
+            "F:1: malformed micro-op [:r 1" + " 2".repeat(37) + " ...; expected "
+                + EdnReader.EXPECTED_MOP),
+        Arguments.of(HistoryFormat.JSONL, "{\"session\":\"a\",\"session\":\"b\",\"ops\":[]}\n",
+            "F:1: malformed JSON: Duplicate field 'session'; expected one JSON object per line"),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"a\",\"ops\":[{\"f\":\"r\",\"key\":\"x\",\"key\":\"y\"}]}\n",
+            "F:1: malformed JSON: Duplicate field 'key'; expected one JSON object per line"),
+        Arguments.of(HistoryFormat.JSONL,
+            "{\"session\":\"a\",\"ops\":[]} {\"session\":\"b\",\"ops\":[]}\n",
+            "F:1: text after the transaction object; expected one JSON object per line"),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :type :fail, :process 0, :value []}\n",
+            "F:1: map key :type repeated at column 13; expected distinct keys in a map"),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :process 0, :value [], :x #{1 1}}\n",
+            "F:1: set element 1 repeated at column 43; expected distinct elements in a set"),
         Arguments.of(HistoryFormat.JSONL, "{\"session\": }\n",
             "F:1: malformed JSON: Unexpected character ('}' (code 125)): expected a value; "
                 + "expected one JSON object per line"),
@@ -127,7 +184,38 @@ class MalformedInputTest {
     assertThat(failure(file, format).getMessage()).isEqualTo(message.replace("F:", file + ":"));
   }
 
+  @Test
+  void devNullHasNoTransactions() {
+    Path devNull = Path.of("/dev/null");
+    assertThat(failure(devNull, HistoryFormat.JSONL).getMessage())
+        .isEqualTo("/dev/null: no transactions; expected at least one");
+  }
+
+  @Test
+  void cobraLogsWithoutRecordsHaveNoTransactions() throws Exception {
+    Path history = Files.createDirectory(dir.resolve("cobra"));
+    Files.write(history.resolve("s1.log"), new byte[0]);
+    assertThat(failure(history, HistoryFormat.COBRA).getMessage())
+        .isEqualTo(history + ": no transactions; expected at least one");
+  }
+
+  @Test
+  void cobraTransactionIdRepeatedInAnotherLog() throws Exception {
+    Path history = Files.createDirectory(dir.resolve("cobra-twice"));
+    byte[] s1c1 = HexFormat.of().parseHex("53" + "0000000000000001" + "43" + "0000000000000001");
+    Files.write(history.resolve("a.log"), s1c1);
+    Files.write(history.resolve("b.log"), s1c1);
+    assertThat(failure(history, HistoryFormat.COBRA).getMessage())
+        .isEqualTo(history.resolve("b.log") + ": byte 0: transaction 1 already started in a.log "
+            + "at byte 0; expected a distinct txn id per transaction");
+  }
+
   private static final String DBCOP_HEADER = "00".repeat(40) + "00".repeat(24);
+
+  /** @return a dbcop read event of variable 1 and the given little-endian u64 value, in hex */
+  private static String read(String valueHex) {
+    return "00" + "0100000000000000" + valueHex + "01";
+  }
 
   static Stream<Arguments> binaryCases() {
     String s1 = "0100000000000000"; // u64 1, little-endian
@@ -147,6 +235,22 @@ class MalformedInputTest {
                 + "01",
             "F: byte 88: write of value 0, which dbcop reserves for every variable's initial "
                 + "value; expected a value >= 1"),
+        Arguments.of(HistoryFormat.COBRA,
+            "53" + "0000000000000001" + "43" + "0000000000000001" + "53" + "0000000000000001",
+            "F: byte 18: transaction 1 already started in s1.log at byte 0; "
+                + "expected a distinct txn id per transaction"),
+        Arguments.of(HistoryFormat.DBCOP, DBCOP_HEADER + s1 + s1 + s1 + read("0000000000000080"),
+            "F: byte 88: value 9223372036854775808 is out of the signed 64-bit range; "
+                + "expected a value below 2^63"),
+        Arguments.of(HistoryFormat.DBCOP, DBCOP_HEADER + s1 + s1 + s1 + read("0100000000000080"),
+            "F: byte 88: value 9223372036854775809 is out of the signed 64-bit range; "
+                + "expected a value below 2^63"),
+        Arguments.of(HistoryFormat.DBCOP, DBCOP_HEADER + s1 + s1 + s1 + read("0200000000000080"),
+            "F: byte 88: value 9223372036854775810 is out of the signed 64-bit range; "
+                + "expected a value below 2^63"),
+        Arguments.of(HistoryFormat.DBCOP, DBCOP_HEADER + s1 + s1 + s1 + read("ffffffffffffffff"),
+            "F: byte 88: value 18446744073709551615 is out of the signed 64-bit range; "
+                + "expected a value below 2^63"),
         Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "58",
             "F: byte 9: unknown record tag 'X' (0x58); expected a record tag S, W, R or C"),
         Arguments.of(HistoryFormat.COBRA, "53" + "0000000000000001" + "57" + "00000000",

@@ -1,10 +1,9 @@
 package io.isowatch.checker.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.isowatch.checker.history.History;
-import java.nio.file.Files;
+import io.isowatch.checker.history.SharedHistories;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,12 +36,7 @@ class RealHistoriesTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("histories")
   void loadsWithExactCounts(String name, HistoryFormat format, String counts) throws Exception {
-    String shared = System.getProperty("isowatch.shared.histories");
-    Path real = shared == null ? null : Path.of(shared, "real");
-    assumeTrue(real != null && Files.isDirectory(real),
-        "shared histories folder absent (system property isowatch.shared.histories = " + shared
-            + "): skipping the real-history load test");
-    Path path = real.resolve(name);
+    Path path = SharedHistories.real(name);
     assertThat(HistoryFiles.detect(path)).isEqualTo(format);
     History h = HistoryFiles.read(path, null, null);
     assertThat(HistoryText.summary(h)).isEqualTo(counts);
