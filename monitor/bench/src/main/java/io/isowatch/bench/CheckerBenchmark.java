@@ -20,11 +20,11 @@ import picocli.CommandLine.Option;
  * wires {@link ChildRunner}, {@link Probe} and {@link Report}.
  */
 @Command(name = "isowatch-bench", mixinStandardHelpOptions = true,
-    description = "Times the read committed, read atomic and causal checkers on generated histories.")
+    description = "Times the read committed, read atomic, causal and serializable checkers on generated histories.")
 public final class CheckerBenchmark implements Callable<Integer> {
   @Option(names = "--families", split = ",", converter = FamilyConverter.class,
-      description = "Families: register, wide-reader, reader-grid (default: all).")
-  List<Family> families = List.of(Family.REGISTER, Family.WIDE_READER, Family.READER_GRID);
+      description = "Families: register, wide-reader, reader-grid, list-append (default: all).")
+  List<Family> families = List.of(Family.REGISTER, Family.WIDE_READER, Family.READER_GRID, Family.LIST_APPEND);
 
   @Option(names = "--sizes", split = ",", description = "Register family sizes in transactions (default: 10000,100000,1000000).")
   List<Long> sizes = List.of(10_000L, 100_000L, 1_000_000L);
@@ -37,9 +37,15 @@ public final class CheckerBenchmark implements Callable<Integer> {
       description = "Reader-grid sizes in operations (default: 10000,40000,160000,320000,640000).")
   List<Long> gridSizes = List.of(10_000L, 40_000L, 160_000L, 320_000L, 640_000L);
 
+  @Option(names = "--list-sizes", split = ",",
+      description = "List-append sizes in transactions (default: 100000,1000000).")
+  List<Long> listSizes = List.of(100_000L, 1_000_000L);
+
   @Option(names = "--levels", split = ",", converter = LevelConverter.class,
-      description = "Levels (default: read-committed,read-atomic,causal).")
-  List<Level> levels = List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL);
+      description = "Levels; each family runs those it supports: read-committed, read-atomic, causal"
+          + " for register, wide-reader, reader-grid; snapshot-isolation, serializable for list-append"
+          + " (default: read-committed,read-atomic,causal,serializable).")
+  List<Level> levels = List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL, Level.SERIALIZABLE);
 
   @Option(names = "--repetitions", description = "Timed checks per point; the median is reported (default: ${DEFAULT-VALUE}).")
   int repetitions = 3;
@@ -53,7 +59,7 @@ public final class CheckerBenchmark implements Callable<Integer> {
   @Option(names = "--timeout", description = "Seconds allowed per point (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds = 900;
 
-  @Option(names = "--quick", description = "A small run: register 1000,10000; wide-reader and reader-grid 5000,20000,80000; one repetition.")
+  @Option(names = "--quick", description = "A small run: register and list-append 1000,10000; wide-reader and reader-grid 5000,20000,80000; one repetition.")
   boolean quick;
 
   @Option(names = "--probe", hidden = true, description = "FAMILY:SIZE:LEVEL: measure one point in this JVM.")
@@ -83,13 +89,19 @@ public final class CheckerBenchmark implements Callable<Integer> {
       sizes = List.of(1_000L, 10_000L);
       wideSizes = List.of(5_000L, 20_000L, 80_000L);
       gridSizes = wideSizes;
+      listSizes = sizes;
       repetitions = 1;
     }
     ChildRunner runner = new ChildRunner(CheckerBenchmark.class.getName(), heap, timeoutSeconds);
     List<Measurement> points = new ArrayList<>();
     for (Family f : families) {
+      List<Level> run = levels.stream().filter(f.levels()::contains).toList();
+      if (run.isEmpty()) {
+        System.err.println("skipping family " + f + ": none of the levels " + levels
+            + " applies to it (it is checked at " + f.levels() + ")");
+      }
       for (long size : sizesOf(f)) {
-        for (Level level : levels) {
+        for (Level level : run) {
           Measurement m = runner.run(f, size, level, repetitions, seed);
           System.err.println(Report.progress(m));
           points.add(m);
@@ -107,6 +119,8 @@ public final class CheckerBenchmark implements Callable<Integer> {
         return sizes;
       case WIDE_READER:
         return wideSizes;
+      case LIST_APPEND:
+        return listSizes;
       default:
         return gridSizes;
     }

@@ -1,8 +1,11 @@
 package io.isowatch.bench.family;
 
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.level.Level;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -16,12 +19,16 @@ import java.util.stream.Collectors;
  *   <li>{@link #READER_GRID}: size = target operations; {@code sqrt(n)} readers over {@code sqrt(n)}
  *       writers ({@link StaircaseHistories.Shape#grid}), where the O(n^1.5) bound of read committed
  *       and read atomic is met.
+ *   <li>{@link #LIST_APPEND}: size = transactions; {@link SerialListAppendHistories} with the
+ *       standard shape (8 operations per transaction, 50 sessions, {@code N / 4} keys), checked by
+ *       Adya's checker at snapshot isolation and serializable.
  * </ul>
  */
 public enum Family {
   REGISTER,
   WIDE_READER,
-  READER_GRID;
+  READER_GRID,
+  LIST_APPEND;
 
   /** Writers of the {@link #WIDE_READER} family. */
   public static final int WIDE_READER_WRITERS = 8;
@@ -29,8 +36,9 @@ public enum Family {
   /**
    * Generates this family's history of the given size.
    *
-   * @param size transactions for {@link #REGISTER}, target operations for the others; at least 100
-   * @param seed random seed (only {@link #REGISTER} is random)
+   * @param size transactions for {@link #REGISTER} and {@link #LIST_APPEND}, target operations for
+   *     the others; at least 100
+   * @param seed random seed (only {@link #REGISTER} and {@link #LIST_APPEND} are random)
    * @return the history
    * @throws IllegalArgumentException if {@code size} is out of range
    */
@@ -45,9 +53,27 @@ public enum Family {
         return StaircaseHistories.generate(StaircaseHistories.Shape.wideReader(size, WIDE_READER_WRITERS));
       case READER_GRID:
         return StaircaseHistories.generate(StaircaseHistories.Shape.grid(size));
+      case LIST_APPEND:
+        return SerialListAppendHistories.generate(SerialListAppendHistories.Shape.standard((int) size), seed);
       default:
         throw new IllegalStateException(name());
     }
+  }
+
+  /** @return whether the size parameter counts transactions (else target operations) */
+  public boolean sizedInTransactions() {
+    return this == REGISTER || this == LIST_APPEND;
+  }
+
+  /**
+   * @return the levels this family is checked at: read committed, read atomic and causal for the
+   *     register-shaped families (AWDIT's checkers), snapshot isolation and serializable for {@link
+   *     #LIST_APPEND} (Adya's checker)
+   */
+  public Set<Level> levels() {
+    return this == LIST_APPEND
+        ? EnumSet.of(Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE)
+        : EnumSet.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL);
   }
 
   /** @return the family's name on the command line and in tables, e.g. {@code wide-reader} */

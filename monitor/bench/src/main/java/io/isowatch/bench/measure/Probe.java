@@ -21,7 +21,7 @@ import java.util.List;
  * heap pools' peak use ({@link MemoryPoolMXBean#getPeakUsage()}, reset before each check).
  */
 public final class Probe {
-  /** Warm-up size: transactions for {@code register}, operations for the staircase families. */
+  /** Warm-up size: transactions for the families sized in transactions, operations for the others. */
   static final long WARMUP_TRANSACTIONS = 10_000;
 
   static final long WARMUP_OPS = 100_000;
@@ -51,7 +51,7 @@ public final class Probe {
 
   private static Measurement measure(Family family, long size, Level level, int repetitions, long seed) {
     Checker checker = Checkers.forLevel(level);
-    long warmup = Math.min(size, family == Family.REGISTER ? WARMUP_TRANSACTIONS : WARMUP_OPS);
+    long warmup = Math.min(size, family.sizedInTransactions() ? WARMUP_TRANSACTIONS : WARMUP_OPS);
     History small = family.generate(warmup, seed + 1);
     for (int i = 0; i < 3; i++) {
       checker.check(small);
