@@ -72,14 +72,8 @@ public final class SerialListAppendHistories {
    */
   public static History generate(Shape shape, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
-    History h = new History();
     int keys = shape.keys();
-    for (int k = 0; k < keys; k++) {
-      h.key("k" + k);
-    }
-    for (int s = 0; s < SESSIONS; s++) {
-      h.session("s" + s);
-    }
+    History h = SerialRegisterHistories.interned(keys, SESSIONS);
     // committed list of key k: elements 1 .. committed[k]; a transaction's own appends follow
     long[] committed = new long[keys];
     int[] ownKey = new int[OPS_PER_TXN];

@@ -63,6 +63,22 @@ public final class SerialRegisterHistories {
   }
 
   /**
+   * @param keys number of keys, named {@code k0 .. k<keys-1>}
+   * @param sessions number of sessions, named {@code s0 .. s<sessions-1>}
+   * @return an empty history with those keys and sessions interned in order (ids = indexes)
+   */
+  static History interned(int keys, int sessions) {
+    History h = new History();
+    for (int k = 0; k < keys; k++) {
+      h.key("k" + k);
+    }
+    for (int s = 0; s < sessions; s++) {
+      h.session("s" + s);
+    }
+    return h;
+  }
+
+  /**
    * Generates a history.
    *
    * @param shape its shape
@@ -73,14 +89,8 @@ public final class SerialRegisterHistories {
    */
   public static History generate(Shape shape, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
-    History h = new History();
     int keys = shape.keys();
-    for (int k = 0; k < keys; k++) {
-      h.key("k" + k);
-    }
-    for (int s = 0; s < SESSIONS; s++) {
-      h.session("s" + s);
-    }
+    History h = interned(keys, SESSIONS);
     long[] committed = new long[keys];
     java.util.Arrays.fill(committed, History.NIL);
     long[] writeCount = new long[keys];
