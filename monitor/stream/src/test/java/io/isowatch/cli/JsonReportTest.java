@@ -45,7 +45,18 @@ class JsonReportTest {
         "[{\"label\":\"T1\",\"session\":\"alice\",\"status\":\"committed\","
             + "\"ops\":[{\"kind\":\"w\",\"key\":\"post\",\"value\":1}]},"
             + "{\"label\":\"T2\",\"session\":\"alice\",\"status\":\"committed\","
-            + "\"ops\":[{\"kind\":\"w\",\"key\":\"post\",\"value\":2}]}]"));
+            + "\"ops\":[{\"kind\":\"w\",\"key\":\"post\",\"value\":2}]},"
+            + "{\"label\":\"T4\",\"session\":\"carol\",\"status\":\"committed\","
+            + "\"ops\":[{\"kind\":\"r\",\"key\":\"reply\",\"value\":3},"
+            + "{\"kind\":\"r\",\"key\":\"post\",\"value\":1}]},"
+            + "{\"label\":\"T3\",\"session\":\"bob\",\"status\":\"committed\","
+            + "\"ops\":[{\"kind\":\"r\",\"key\":\"post\",\"value\":2},"
+            + "{\"kind\":\"w\",\"key\":\"reply\",\"value\":3}]}]"));
+    assertThat(witness.get("support")).isEqualTo(MAPPER.readTree(
+        "[{\"from\":\"T2\",\"to\":\"T3\",\"type\":\"wr\",\"because\":\"reads-from\","
+            + "\"key\":\"post\",\"value\":2,\"via\":null,\"explanation\":\"T3 read post = 2 from T2\"},"
+            + "{\"from\":\"T3\",\"to\":\"T4\",\"type\":\"wr\",\"because\":\"reads-from\","
+            + "\"key\":\"reply\",\"value\":3,\"via\":null,\"explanation\":\"T4 read reply = 3 from T3\"}]"));
     assertThat(witness.get("operations")).isEqualTo(MAPPER.readTree("[]"));
     assertThat(witness.get("edges")).isEqualTo(MAPPER.readTree(
         "[{\"from\":\"T1\",\"to\":\"T2\",\"type\":\"so\",\"because\":\"session-order\","
