@@ -1,7 +1,6 @@
 package io.isowatch.checker.awdit;
 
 import io.isowatch.checker.history.History;
-import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.Edge;
@@ -46,12 +45,9 @@ final class CausalChain {
         }
       }
       for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
-        if (h.opKind(op) != OpKind.READ && h.opKind(op) != OpKind.READ_LIST) {
-          continue;
-        }
-        long v = value(h, op);
+        long v = ReadResolver.observed(h, op);
         if (v == History.NIL || v == History.UNKNOWN_VALUE) {
-          continue;
+          continue; // no read, or a read of the initial or an unknown value
         }
         int w = h.writes().writerOf(h.opKey(op), v);
         if (w >= 0 && h.opTxn(w) != t && h.status(h.opTxn(w)) != TxnStatus.ABORTED) {
@@ -68,7 +64,7 @@ final class CausalChain {
       int op = viaOp.get(t);
       edges.add(op < 0
           ? new Edge(t, succ, EdgeType.SO, Because.SESSION_ORDER, -1, History.NIL, -1)
-          : new Edge(t, succ, EdgeType.WR, Because.READS_FROM, h.opKey(op), value(h, op), -1));
+          : new Edge(t, succ, EdgeType.WR, Because.READS_FROM, h.opKey(op), ReadResolver.observed(h, op), -1));
     }
     return Collections.unmodifiableList(edges);
   }
@@ -80,16 +76,5 @@ final class CausalChain {
       viaOp.put(t, op);
       queue.enqueue(t);
     }
-  }
-
-  private static long value(History h, int op) {
-    if (h.opKind(op) == OpKind.READ) {
-      return h.opValue(op);
-    }
-    if (!h.listKnown(op)) {
-      return History.UNKNOWN_VALUE;
-    }
-    int n = h.listLength(op);
-    return n == 0 ? History.NIL : h.listElement(op, n - 1);
   }
 }

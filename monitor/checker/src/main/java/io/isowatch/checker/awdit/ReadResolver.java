@@ -138,6 +138,11 @@ final class ReadResolver {
    *     History#UNKNOWN_VALUE} when the operation is no read or its result is unknown
    */
   long observed(int op) {
+    return observed(h, op);
+  }
+
+  /** {@link #observed(int)} for any history; the one place that says what a read observed. */
+  static long observed(History h, int op) {
     byte kind = h.opKind(op);
     if (kind == OpKind.READ) {
       return h.opValue(op);

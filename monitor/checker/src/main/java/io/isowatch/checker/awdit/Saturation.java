@@ -109,7 +109,7 @@ final class Saturation {
     for (int i = 0; i < sources.size(); i++) {
       int src = sources.getInt(i);
       int at = firstPos.get(src);
-      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), value(t3, at), -1);
+      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), reads.observed(rValue.getInt(at)), -1);
     }
     if (!saturate) {
       if (level == Level.CAUSAL) {
@@ -126,15 +126,6 @@ final class Saturation {
       recordWrites(t3, s3);
     }
     lastNode.set(s3, t3);
-  }
-
-  private long value(int t3, int readIndex) {
-    int op = rValue.getInt(readIndex);
-    if (h.opKind(op) == OpKind.READ) {
-      return h.opValue(op);
-    }
-    int n = h.listLength(op);
-    return n == 0 ? History.NIL : h.listElement(op, n - 1);
   }
 
   /** Collects t3's valid external reads, its sources (po-first read of each) and per-key slots (forward). */
