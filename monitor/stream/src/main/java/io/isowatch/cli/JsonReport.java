@@ -15,8 +15,6 @@ import io.isowatch.checker.witness.WitnessRenderer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 
@@ -112,7 +110,7 @@ public final class JsonReport {
     Witness w = v.witness();
     ObjectNode witness = node.putObject("witness");
     ArrayNode txns = witness.putArray("transactions");
-    for (int t : involved(w)) {
+    for (int t : w.involved()) {
       txns.add(transaction(t));
     }
     ArrayNode ops = witness.putArray("operations");
@@ -128,24 +126,6 @@ public final class JsonReport {
       support.add(edge(e, w));
     }
     return node;
-  }
-
-  /**
-   * @return the witness's transactions, then the readers whose reads force its inferred edges and
-   *     the transactions on its support paths, each once: everything needed to re-verify it
-   */
-  private static List<Integer> involved(Witness w) {
-    LinkedHashSet<Integer> ts = new LinkedHashSet<>(w.txns());
-    for (Edge e : w.edges()) {
-      if (e.via() >= 0) {
-        ts.add(e.via());
-      }
-    }
-    for (Edge e : w.support()) {
-      ts.add(e.from());
-      ts.add(e.to());
-    }
-    return new ArrayList<>(ts);
   }
 
   private ObjectNode transaction(int t) {

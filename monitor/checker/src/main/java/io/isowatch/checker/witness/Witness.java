@@ -1,5 +1,6 @@
 package io.isowatch.checker.witness;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -30,6 +31,25 @@ public record Witness(List<Integer> txns, List<Integer> ops, List<Edge> edges, L
   /** A witness whose edges need no support. */
   public Witness(List<Integer> txns, List<Integer> ops, List<Edge> edges) {
     this(txns, ops, edges, List.of());
+  }
+
+  /**
+   * @return every transaction needed to re-verify the witness, each once: {@link #txns()}, then the
+   *     readers ({@link Edge#via()}) whose reads force its inferred edges, then the transactions on
+   *     its support paths
+   */
+  public List<Integer> involved() {
+    LinkedHashSet<Integer> ts = new LinkedHashSet<>(txns);
+    for (Edge e : edges) {
+      if (e.via() >= 0) {
+        ts.add(e.via());
+      }
+    }
+    for (Edge e : support) {
+      ts.add(e.from());
+      ts.add(e.to());
+    }
+    return List.copyOf(ts);
   }
 
   /** @return the number of inferred {@code co} edges, the cost a checker minimises */

@@ -295,25 +295,21 @@ public final class WitnessRenderer {
 
   /**
    * @return the violation in words: the {@link #summary} first, then each transaction of the
-   *     witness ({@link #transaction(int, IntSet)} on the keys of its edges and operations)
-   *     followed by the readers ({@link Edge#via()}) that force its
-   *     inferred edges, then one sentence per edge ({@link #edge}) after its type ({@code
+   *     witness and every one needed to re-verify it ({@link Witness#involved()}), each {@link
+   *     #transaction(int, IntSet)} on the keys of the witness's edges, support and operations, then one sentence per edge ({@link #edge}) after its type ({@code
    *     so: }, {@code wr: }, {@code co: } ...), then one per supporting edge ({@code support, wr:
    *     } ...) that puts the source of a causal-past edge in its reader's past; no indentation
    */
   public List<String> lines(Violation v) {
     List<String> out = new ArrayList<>();
     out.add(summary(v));
-    List<Integer> txns = new ArrayList<>(v.witness().txns());
-    for (Edge e : v.witness().edges()) {
-      if (e.via() >= 0 && !txns.contains(e.via())) {
-        txns.add(e.via());
-      }
-    }
+    List<Integer> txns = v.witness().involved();
     IntSet keys = new IntOpenHashSet();
-    for (Edge e : v.witness().edges()) {
-      if (e.key() >= 0) {
-        keys.add(e.key());
+    for (List<Edge> es : List.of(v.witness().edges(), v.witness().support())) {
+      for (Edge e : es) {
+        if (e.key() >= 0) {
+          keys.add(e.key());
+        }
       }
     }
     for (int op : v.witness().ops()) {
