@@ -1,0 +1,120 @@
+package io.isowatch.stream.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The monitor's own meters, registered in one Micrometer {@link MeterRegistry} (the Prometheus
+ * registry in production, a {@link SimpleMeterRegistry} in tests). Names follow Micrometer's dotted
+ * convention; the Prometheus registry exports them with underscores and a {@code _total} suffix on
+ * counters (e.g. {@code isowatch.violations} becomes {@code isowatch_violations_total}).
+ *
+ * <p>Thread-safe: Kafka Streams calls it from every stream thread.
+ */
+public final class MonitorMetrics {
+  private final MeterRegistry registry;
+  private final Counter transactions;
+  private final Counter operations;
+  private final Counter unresolvedReads;
+  private final Timer checkLatency;
+  private final DistributionSummary windowTransactions;
+  private final ConcurrentHashMap<String, AtomicLong> windowSizes = new ConcurrentHashMap<>();
+
+  /** @param registry where the meters live */
+  public MonitorMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    transactions = Counter.builder("isowatch.transactions.checked")
+        .description("Transactions the checker accepted").register(registry);
+    operations = Counter.builder("isowatch.operations.checked")
+        .description("Operations of the transactions the checker accepted").register(registry);
+    unresolvedReads = Counter.builder("isowatch.reads.unresolved")
+        .description("Reads whose writer did not arrive within the read grace period").register(registry);
+    checkLatency = Timer.builder("isowatch.check.latency")
+        .description("Event time of the transaction that closed a violation to the violation's publication")
+        .publishPercentileHistogram().register(registry);
+    windowTransactions = DistributionSummary.builder("isowatch.window.transactions.sampled")
+        .description("Window size in transactions, sampled at each accepted transaction").register(registry);
+  }
+
+  /** @return metrics over a fresh in-memory registry, for tests and tools */
+  public static MonitorMetrics inMemory() {
+    return new MonitorMetrics(new SimpleMeterRegistry());
+  }
+
+  /** @return the registry the meters are in */
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** Counts one transaction with {@code ops} operations accepted by the checker. */
+  public void transactionChecked(int ops) {
+    transactions.increment();
+    operations.increment(ops);
+  }
+
+  /**
+   * Counts a violation of the expected level, published to the violations topic.
+   *
+   * @param level the weakest level broken, CLI name (e.g. {@code read-committed})
+   * @param anomaly the anomaly id (e.g. {@code G2-item})
+   */
+  public void violation(String level, String anomaly) {
+    Counter.builder("isowatch.violations").description("Violations of the expected level published")
+        .tag("level", level).tag("anomaly", anomaly).register(registry).increment();
+  }
+
+  /**
+   * Counts an observation that breaks only levels stronger than the one expected (not published).
+   *
+   * @param level the weakest level broken, CLI name
+   * @param anomaly the anomaly id
+   */
+  public void strongerLevelOnly(String level, String anomaly) {
+    Counter.builder("isowatch.observations.stronger.level.only")
+        .description("Anomalies that break only levels stronger than the expected one (not published)")
+        .tag("level", level).tag("anomaly", anomaly).register(registry).increment();
+  }
+
+  /**
+   * Counts a record sent to the dead-letter topic.
+   *
+   * @param reason a short, bounded reason class (e.g. {@code truncated}, {@code unknown-fingerprint},
+   *     {@code sequence-gap}), not the full message: it becomes a tag
+   */
+  public void deadLetter(String reason) {
+    Counter.builder("isowatch.dlq.records").description("Records sent to the dead-letter topic")
+        .tag("reason", reason).register(registry).increment();
+  }
+
+  /** Counts {@code n} reads reported as unresolved after the read grace period. */
+  public void unresolvedReads(int n) {
+    unresolvedReads.increment(n);
+  }
+
+  /** Records the latency from the closing transaction's event time to publication. */
+  public void checkLatency(Duration latency) {
+    checkLatency.record(latency);
+  }
+
+  /**
+   * Sets the window size of one history and samples it.
+   *
+   * @param historyId the history
+   * @param transactions transactions in its window now
+   */
+  public void windowSize(String historyId, long transactions) {
+    windowSizes.computeIfAbsent(historyId, h -> {
+      AtomicLong g = new AtomicLong();
+      registry.gauge("isowatch.window.transactions",
+          io.micrometer.core.instrument.Tags.of("history", h), g);
+      return g;
+    }).set(transactions);
+    windowTransactions.record(transactions);
+  }
+}
