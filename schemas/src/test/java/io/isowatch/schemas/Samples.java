@@ -5,27 +5,27 @@ import java.time.Instant;
 import java.util.List;
 
 /** One fully populated sample of each record, shared by the encoding and evolution tests. */
-final class Samples {
+public final class Samples {
   /** 2026-01-01T00:00:00.000001Z: a timestamp with a non-zero microsecond part. */
   static final Instant T0 = Instant.ofEpochSecond(1_767_225_600L, 1_000L);
 
   private Samples() {}
 
-  static Source source() {
+  public static Source source() {
     return new Source("8841", 24_197_256L, null);
   }
 
-  static TxnEvent readListEvent() {
+  public static TxnEvent readListEvent() {
     return new TxnEvent(
         "orders-db", "s1", "orders-db/s1/3", 3L, 2, EventKind.READ, "x",
         List.of(4L, 7L, 9L), T0, source());
   }
 
-  static TxnEvent beginEvent() {
+  public static TxnEvent beginEvent() {
     return new TxnEvent("orders-db", "s1", "orders-db/s1/3", 3L, 0, EventKind.BEGIN, null, null, T0, null);
   }
 
-  static Transaction transaction() {
+  public static Transaction transaction() {
     return new Transaction(
         "orders-db", "s2", "orders-db/s2/0", 0L, TxnStatus.COMMITTED,
         List.of(
@@ -36,7 +36,7 @@ final class Samples {
         T0, T0.plusNanos(250_000L), new Source(null, null, "0-1-42"));
   }
 
-  static Violation violation() {
+  public static Violation violation() {
     List<Operation> t1Ops = List.of(new Operation(OpKind.WRITE, "x", 1L), new Operation(OpKind.WRITE, "y", 1L));
     List<Operation> t2Ops = List.of(new Operation(OpKind.READ, "x", 1L), new Operation(OpKind.READ, "y", null));
     Witness witness = new Witness(
@@ -52,7 +52,7 @@ final class Samples {
         witness, new Window(T0, T0.plusSeconds(1), 2L));
   }
 
-  static DeadLetter deadLetter() {
+  public static DeadLetter deadLetter() {
     return new DeadLetter(
         ByteBuffer.wrap(new byte[] {(byte) 0xC3, 0x01, 0x7f}), "isowatch.events", 3, 1_024L,
         "truncated message: 3 bytes, a single-object header needs 10");

@@ -1,0 +1,134 @@
+package io.isowatch.schemas.serde;
+
+import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TrustedClasses;
+import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.Violation;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Avro single-object encoding (Avro 1.12 specification, "Single object encoding") of isowatch's
+ * top-level records: {@link TxnEvent}, {@link Transaction}, {@link Violation} and {@link DeadLetter}.
+ * A message is the marker {@code C3 01}, the schema's 8-byte CRC-64-AVRO fingerprint
+ * (little-endian) and the Avro binary body, so a reader needs no registry: the fingerprint names the
+ * record type, and one topic may carry several types (the events topic carries both
+ * {@code TxnEvent}s and {@code Transaction}s).
+ *
+ * <p>{@link #decode} never throws on bad bytes: it returns a {@link Decoded} whose {@code error}
+ * names the problem and the byte offset, for the dead-letter topic. Thread-safe.
+ */
+public final class RecordCodec {
+  /** Length of the header: 2 marker bytes and 8 fingerprint bytes. */
+  public static final int HEADER_BYTES = 10;
+
+  /** The top-level record classes this codec reads and writes. */
+  public static final List<Class<? extends SpecificRecord>> TYPES =
+      List.of(TxnEvent.class, Transaction.class, Violation.class, DeadLetter.class);
+
+  private static final Map<Long, BinaryMessageDecoder<? extends SpecificRecord>> DECODERS = new HashMap<>();
+  private static final Map<Long, String> NAMES = new HashMap<>();
+
+  static {
+    TrustedClasses.install();
+    register(TxnEvent.getClassSchema(), TxnEvent.getDecoder());
+    register(Transaction.getClassSchema(), Transaction.getDecoder());
+    register(Violation.getClassSchema(), Violation.getDecoder());
+    register(DeadLetter.getClassSchema(), DeadLetter.getDecoder());
+  }
+
+  private RecordCodec() {}
+
+  private static void register(Schema schema, BinaryMessageDecoder<? extends SpecificRecord> decoder) {
+    long fp = SchemaNormalization.parsingFingerprint64(schema);
+    DECODERS.put(fp, decoder);
+    NAMES.put(fp, schema.getName());
+  }
+
+  /**
+   * The outcome of {@link #decode}: exactly one of {@code record} and {@code error} is non-null.
+   *
+   * @param record the decoded record
+   * @param error what is wrong with the bytes, naming the byte offset where it can
+   * @param reasonClass a short bounded class of the error for metric tags: {@code empty},
+   *     {@code truncated}, {@code bad-marker}, {@code unknown-fingerprint}, {@code bad-body}
+   */
+  public record Decoded(SpecificRecord record, String error, String reasonClass) {
+    static Decoded failed(String reasonClass, String error) {
+      return new Decoded(null, error, reasonClass);
+    }
+  }
+
+  /**
+   * Encodes one record.
+   *
+   * @param record a {@link TxnEvent}, {@link Transaction}, {@link Violation} or {@link DeadLetter}
+   * @return the single-object encoding
+   * @throws IllegalArgumentException for another record type
+   * @throws IllegalStateException if Avro cannot write it (a required field is null)
+   */
+  public static byte[] encode(SpecificRecord record) {
+    ByteBuffer buffer;
+    try {
+      if (record instanceof TxnEvent e) {
+        buffer = e.toByteBuffer();
+      } else if (record instanceof Transaction t) {
+        buffer = t.toByteBuffer();
+      } else if (record instanceof Violation v) {
+        buffer = v.toByteBuffer();
+      } else if (record instanceof DeadLetter d) {
+        buffer = d.toByteBuffer();
+      } else {
+        throw new IllegalArgumentException("no single-object encoding for " + record.getClass().getName());
+      }
+    } catch (IOException | AvroRuntimeException e) {
+      throw new IllegalStateException("cannot encode " + record.getSchema().getName() + ": " + e.getMessage(), e);
+    }
+    byte[] out = new byte[buffer.remaining()];
+    buffer.get(out);
+    return out;
+  }
+
+  /**
+   * Decodes one message.
+   *
+   * @param bytes a message, or null (a tombstone)
+   * @return the record, or the reason it cannot be read
+   */
+  public static Decoded decode(byte[] bytes) {
+    if (bytes == null || bytes.length == 0) {
+      return Decoded.failed("empty", bytes == null ? "null value (tombstone)" : "empty value");
+    }
+    if (bytes.length < HEADER_BYTES) {
+      return Decoded.failed("truncated", "truncated header: " + bytes.length + " bytes, a single-object header needs " + HEADER_BYTES);
+    }
+    if ((bytes[0] & 0xff) != 0xC3 || bytes[1] != 0x01) {
+      return Decoded.failed("bad-marker", String.format("not Avro single-object encoding: marker %02X %02X at byte 0, expected C3 01", bytes[0] & 0xff, bytes[1] & 0xff));
+    }
+    long fp = ByteBuffer.wrap(bytes, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    BinaryMessageDecoder<? extends SpecificRecord> decoder = DECODERS.get(fp);
+    if (decoder == null) {
+      return Decoded.failed("unknown-fingerprint", String.format("unknown schema fingerprint 0x%016x at byte 2 (expected one of %s)", fp, NAMES.values()));
+    }
+    try {
+      return new Decoded(decoder.decode(bytes), null, null);
+    } catch (IOException | RuntimeException e) {
+      return Decoded.failed("bad-body", "cannot read the " + NAMES.get(fp) + " body after byte " + HEADER_BYTES + " of " + bytes.length + ": " + describe(e));
+    }
+  }
+
+  private static String describe(Throwable e) {
+    String m = e.getMessage();
+    return e.getClass().getSimpleName() + (m == null ? "" : " " + (m.length() > 200 ? m.substring(0, 200) + "..." : m));
+  }
+}

@@ -1,0 +1,54 @@
+package io.isowatch.schemas.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.isowatch.schemas.Samples;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnEvent;
+import java.util.Arrays;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.Test;
+
+/** Decoding by fingerprint, and the exact reasons given for bad bytes. */
+class RecordCodecTest {
+
+  @Test
+  void decodesEachTypeByItsFingerprint() {
+    TxnEvent event = Samples.readListEvent();
+    Transaction txn = Samples.transaction();
+
+    assertThat(RecordCodec.decode(RecordCodec.encode(event)).record()).isEqualTo(event);
+    assertThat(RecordCodec.decode(RecordCodec.encode(txn)).record()).isEqualTo(txn);
+  }
+
+  @Test
+  void namesTheProblemOfBadBytes() {
+    byte[] good = RecordCodec.encode(Samples.transaction());
+
+    assertThat(RecordCodec.decode(new byte[0]).error()).isEqualTo("empty value");
+    assertThat(RecordCodec.decode(Arrays.copyOf(good, 4)).error())
+        .isEqualTo("truncated header: 4 bytes, a single-object header needs 10");
+    byte[] marker = good.clone();
+    marker[0] = 0x7b;
+    assertThat(RecordCodec.decode(marker).error())
+        .isEqualTo("not Avro single-object encoding: marker 7B 01 at byte 0, expected C3 01");
+    byte[] fingerprint = good.clone();
+    Arrays.fill(fingerprint, 2, 10, (byte) 0x11);
+    assertThat(RecordCodec.decode(fingerprint).error())
+        .startsWith("unknown schema fingerprint 0x1111111111111111 at byte 2");
+    RecordCodec.Decoded body = RecordCodec.decode(Arrays.copyOf(good, 12));
+    assertThat(body.reasonClass()).isEqualTo("bad-body");
+    assertThat(body.error()).startsWith("cannot read the Transaction body after byte 10 of 12: ");
+  }
+
+  @Test
+  void serdeThrowsTheReason() {
+    RecordSerde serde = new RecordSerde();
+    assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", Samples.transaction())))
+        .isEqualTo(Samples.transaction());
+    assertThatThrownBy(() -> serde.deserializer().deserialize("t", new byte[] {1, 2}))
+        .isInstanceOf(SerializationException.class)
+        .hasMessage("topic t: truncated header: 2 bytes, a single-object header needs 10");
+  }
+}
