@@ -42,6 +42,18 @@ public abstract class MvccEngine implements IsolationEngine {
     buffer(txn).put(key, value);
   }
 
+  /** Not yet: list objects come with the level-keyed engine. */
+  @Override
+  public long[] readList(int txn, int key) {
+    throw new UnsupportedOperationException("lists not yet supported");
+  }
+
+  /** Not yet: list objects come with the level-keyed engine. */
+  @Override
+  public void append(int txn, int key, long element) {
+    throw new UnsupportedOperationException("lists not yet supported");
+  }
+
   @Override
   public TxnStatus commit(int txn) {
     store.install(buffer(txn));

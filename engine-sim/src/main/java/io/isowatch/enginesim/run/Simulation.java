@@ -17,7 +17,9 @@ import java.util.Random;
  * <p>Each step picks one unfinished session uniformly at random and lets it take its next step:
  * begin (if the engine answers {@link IsolationEngine#WAIT}, the session tries again at a later
  * pick), one operation, or commit after its last operation. So operations of different sessions
- * interleave at operation granularity. Deterministic: {@link java.util.Random} seeded with the
+ * interleave at operation granularity. While the engine has asynchronous work pending ({@link
+ * IsolationEngine#pendingDeliveries()}), one more choice, as likely as each session, is a delivery
+ * step ({@link IsolationEngine#deliver}). Deterministic: {@link java.util.Random} seeded with the
  * schedule seed; the same engine class, workload and seed give the same history. Cost: O(total
  * operations + waits); a session that waits holds nothing, and the session it waits for is always
  * runnable, so the run ends.
@@ -58,7 +60,12 @@ public final class Simulation {
     }
     Random rnd = new Random(scheduleSeed);
     while (!unfinished.isEmpty()) {
-      int pick = rnd.nextInt(unfinished.size());
+      boolean delivering = engine.pendingDeliveries() > 0;
+      int pick = rnd.nextInt(unfinished.size() + (delivering ? 1 : 0));
+      if (pick == unfinished.size()) {
+        engine.deliver(rnd);
+        continue;
+      }
       int s = unfinished.getInt(pick);
       Client c = clients[s];
       if (!c.inTxn()) {
