@@ -1,11 +1,12 @@
 package io.isowatch.enginesim.engine;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.enginesim.replica.ReplicatedStore;
 
 /**
  * The factory of engines, one per rung of the ladder: read uncommitted, read committed, snapshot
  * isolation and serializable are {@link MvccEngine} at that level; read atomic and causal are the
- * replicated stores of {@code io.isowatch.enginesim.replica}.
+ * {@link ReplicatedStore} at that level ({@link EngineOptions#replicas()} replicas).
  */
 public final class Engines {
   private Engines() {}
@@ -17,10 +18,16 @@ public final class Engines {
 
   /**
    * @return a fresh engine at {@code level}
-   * @throws IllegalArgumentException if a fault in {@code options} does not apply to {@code level}
-   *     (see {@link Fault})
+   * @throws IllegalArgumentException if {@link Fault#LOST_UPDATE} is asked for a level that allows
+   *     lost updates anyway (read uncommitted, read committed, read atomic, causal)
    */
   public static IsolationEngine create(Level level, EngineOptions options) {
-    throw new UnsupportedOperationException("engine for " + level + " not yet built");
+    switch (level) {
+      case READ_ATOMIC:
+      case CAUSAL:
+        return new ReplicatedStore(level, options.replicas(), options.faults());
+      default:
+        return new MvccEngine(level, options.faults());
+    }
   }
 }

@@ -1,105 +1,326 @@
 package io.isowatch.enginesim.engine;
 
+import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
-import it.unimi.dsi.fastutil.ints.Int2LongLinkedOpenHashMap;
+import io.isowatch.checker.level.Level;
+import io.isowatch.enginesim.engine.MvccStore.Version;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.random.RandomGenerator;
 
 /**
- * What every engine over an {@link MvccStore} shares: transaction ids, per-transaction write
- * buffers (writes are invisible to other transactions until commit, and a transaction reads its own
- * last write), and commit as one atomic install.
+ * The multi-version engine at read uncommitted, read committed, snapshot isolation or serializable;
+ * what differs between the levels is one {@link LevelPolicy}.
  *
- * <p>A level is a subclass that answers two questions: may a session start a transaction now
- * ({@link #admits}), and which committed version does a read see ({@link #readVisible}). Memory: one
- * buffer per active transaction, dropped when it ends.
+ * <p>Writes are buffered per transaction and installed in an {@link MvccStore} at commit, all with
+ * one new timestamp (one more than the last). A read sees the transaction's own writes first, then:
+ * read uncommitted, another active transaction's buffered write of the object (the most recent;
+ * for lists, the lock holder's appends on top of the latest committed list); read committed, the
+ * latest committed version at the time of the read; snapshot isolation and serializable, the latest
+ * version committed before the transaction began. A commit installs, for a register, the buffered
+ * value, and for a list, the latest committed list followed by the transaction's appends (at read
+ * uncommitted and read committed, list write locks make that the list the transaction itself saw; at
+ * snapshot isolation, first committer wins makes it the snapshot's list).
+ *
+ * <p>Conflicts never block. Snapshot isolation and serializable refuse, at commit, a transaction
+ * that writes an object a concurrent transaction committed first (first committer wins); serializable
+ * also refuses pivots ({@link SsiConflicts}); at read uncommitted and read committed a second
+ * concurrent appender to one list is doomed at its append. A doomed transaction keeps running (its
+ * reads and writes answer as usual) and its commit answers {@link TxnStatus#ABORTED}.
+ *
+ * <p>{@link Fault}s change this on purpose; see each. Deterministic: no hash-order iteration, no
+ * clock. Not thread-safe. Memory: every version and transaction is kept for the engine's lifetime
+ * (simulations are short).
  */
-public abstract class MvccEngine implements IsolationEngine {
-  /** The committed versions. */
-  protected final MvccStore store = new MvccStore();
+public final class MvccEngine implements IsolationEngine {
+  private static final long[] EMPTY = new long[0];
 
-  /** Write buffer per transaction id; {@code null} once the transaction ended. */
-  private final ObjectArrayList<Int2LongLinkedOpenHashMap> buffers = new ObjectArrayList<>();
-  private int active;
+  private final Level level;
+  private final LevelPolicy policy;
+  private final Set<Fault> faults;
+  private final MvccStore store = new MvccStore();
+  private final ObjectArrayList<MvccTxn> txns = new ObjectArrayList<>();
+  /** Active transactions in begin order. */
+  private final IntArrayList active = new IntArrayList();
+  /** List object to the transaction holding its write lock ({@link LevelPolicy#listWriteLocks()}). */
+  private final Int2IntOpenHashMap listLocks = new Int2IntOpenHashMap();
+  private final SsiConflicts ssi = new SsiConflicts(txns);
+  /** {@link Fault#FRACTURED_VISIBILITY}: committed writes still to install, oldest first. */
+  private final ArrayDeque<PendingInstall> pending = new ArrayDeque<>();
+  /** Timestamp of the last installed version. */
+  private long clock;
+  /** Counts begins, commits and writes: the order of events, for concurrency and "most recent". */
+  private long events;
 
-  @Override
-  public final int begin(int session) {
-    if (!admits(session)) {
-      return WAIT;
+  private record PendingInstall(MvccTxn writer, int obj, MvccTxn.Buffered write) {}
+
+  /**
+   * @param level read uncommitted, read committed, snapshot isolation or serializable
+   * @param faults deliberate bugs to switch on (see {@link Fault}), usually none
+   * @throws IllegalArgumentException for read atomic or causal (replicated stores), or {@link
+   *     Fault#LOST_UPDATE} below snapshot isolation, where it would change nothing
+   */
+  public MvccEngine(Level level, Set<Fault> faults) {
+    this.policy = LevelPolicy.of(level);
+    if (faults.contains(Fault.LOST_UPDATE) && !policy.firstCommitterWins()) {
+      throw new IllegalArgumentException("fault LOST_UPDATE changes nothing at " + level + ", which allows lost updates");
     }
-    buffers.add(new Int2LongLinkedOpenHashMap());
-    active++;
-    return buffers.size() - 1;
+    this.level = level;
+    this.faults = Set.copyOf(faults);
+    listLocks.defaultReturnValue(-1);
   }
 
   @Override
-  public final long read(int txn, int key) {
-    Int2LongLinkedOpenHashMap own = buffer(txn);
-    return own.containsKey(key) ? own.get(key) : readVisible(txn, key);
+  public Level level() {
+    return level;
   }
 
   @Override
-  public final void write(int txn, int key, long value) {
-    buffer(txn).put(key, value);
+  public int begin(int session) {
+    MvccTxn t = new MvccTxn(txns.size(), session, viewTs(), ++events);
+    txns.add(t);
+    active.add(t.id);
+    return t.id;
   }
 
-  /** Not yet: list objects come with the level-keyed engine. */
+  @Override
+  public long read(int txn, int key) {
+    MvccTxn t = activeTxn(txn);
+    int obj = MvccStore.register(key);
+    MvccTxn.Buffered own = t.writes.get(obj);
+    if (own != null) {
+      return own.value;
+    }
+    noteRead(t, obj);
+    if (policy.dirtyReads()) {
+      MvccTxn.Buffered dirty = mostRecentBuffered(t, obj);
+      if (dirty != null) {
+        return dirty.value;
+      }
+    }
+    Version v = store.visibleAt(obj, readTs(t));
+    return v == null ? History.NIL : v.value();
+  }
+
   @Override
   public long[] readList(int txn, int key) {
-    throw new UnsupportedOperationException("lists not yet supported");
+    MvccTxn t = activeTxn(txn);
+    int obj = MvccStore.list(key);
+    MvccTxn.Buffered own = t.writes.get(obj);
+    if (own == null) {
+      noteRead(t, obj);
+    }
+    long[] base;
+    int holder = listLocks.get(obj);
+    if (policy.dirtyReads() && holder >= 0 && holder != txn) {
+      base = concat(store.latestList(obj), txns.get(holder).writes.get(obj).appends);
+    } else if (own != null && policy.listWriteLocks() && holder == txn) {
+      base = store.latestList(obj); // the lock keeps it the list this transaction's commit extends
+    } else {
+      Version v = store.visibleAt(obj, readTs(t));
+      base = v == null ? EMPTY : v.list();
+    }
+    return own == null ? base.clone() : concat(base, own.appends);
   }
 
-  /** Not yet: list objects come with the level-keyed engine. */
+  @Override
+  public void write(int txn, int key, long value) {
+    MvccTxn t = activeTxn(txn);
+    buffer(t, MvccStore.register(key)).value = value;
+  }
+
   @Override
   public void append(int txn, int key, long element) {
-    throw new UnsupportedOperationException("lists not yet supported");
+    MvccTxn t = activeTxn(txn);
+    int obj = MvccStore.list(key);
+    if (policy.listWriteLocks()) {
+      int holder = listLocks.get(obj);
+      if (holder < 0) {
+        listLocks.put(obj, txn);
+      } else if (holder != txn) {
+        t.doomed = true;
+      }
+    }
+    buffer(t, obj).appends.add(element);
   }
 
   @Override
   public TxnStatus commit(int txn) {
-    store.install(buffer(txn));
-    end(txn);
+    MvccTxn t = activeTxn(txn);
+    if (t.doomed || writeWriteConflict(t) || (policy.ssi() && ssi.pivot(t))) {
+      end(t, MvccTxn.State.ABORTED);
+      return TxnStatus.ABORTED;
+    }
+    t.commitEvent = ++events;
+    install(t);
+    end(t, MvccTxn.State.COMMITTED);
     return TxnStatus.COMMITTED;
   }
 
   @Override
-  public final void abort(int txn) {
-    buffer(txn);
-    end(txn);
+  public void abort(int txn) {
+    end(activeTxn(txn), MvccTxn.State.ABORTED);
   }
 
-  /** @return the committed versions of {@code key}, oldest first (the version order) */
-  public final long[] versions(int key) {
-    return store.versions(key);
+  @Override
+  public int pendingDeliveries() {
+    return pending.size();
   }
 
-  /** @return the number of transactions begun and not yet ended */
-  protected final int activeCount() {
-    return active;
+  /** Installs the oldest pending write ({@link Fault#FRACTURED_VISIBILITY}); draws nothing from {@code rnd}. */
+  @Override
+  public boolean deliver(RandomGenerator rnd) {
+    PendingInstall p = pending.poll();
+    if (p == null) {
+      return false;
+    }
+    installOne(p.writer(), p.obj(), p.write(), ++clock);
+    return true;
   }
 
-  /**
-   * @param session the session asking to begin
-   * @return whether it may start a transaction now; otherwise {@link #begin} answers {@link #WAIT}
-   */
-  protected abstract boolean admits(int session);
+  /** @return the committed register values of {@code key} in version order, oldest first; a new array */
+  public long[] versions(int key) {
+    return store.registerValues(key);
+  }
 
-  /**
-   * @param txn an active transaction that has not written {@code key}
-   * @return the committed value the level lets it see, {@link io.isowatch.checker.history.History#NIL}
-   *     for the initial value
-   */
-  protected abstract long readVisible(int txn, int key);
+  /** @return the latest committed list of {@code key}, oldest element first; a new array */
+  public long[] committedList(int key) {
+    return store.latestList(MvccStore.list(key)).clone();
+  }
 
-  private Int2LongLinkedOpenHashMap buffer(int txn) {
-    Int2LongLinkedOpenHashMap b = txn >= 0 && txn < buffers.size() ? buffers.get(txn) : null;
+  private long viewTs() {
+    return faults.contains(Fault.STALE_SNAPSHOT) ? Math.max(0, clock - 1) : clock;
+  }
+
+  private long readTs(MvccTxn t) {
+    return policy.snapshotAtBegin() ? t.startTs : viewTs();
+  }
+
+  private MvccTxn.Buffered buffer(MvccTxn t, int obj) {
+    MvccTxn.Buffered b = t.writes.get(obj);
     if (b == null) {
-      throw new IllegalStateException("transaction " + txn + " is not active");
+      b = new MvccTxn.Buffered();
+      t.writes.put(obj, b);
+    }
+    b.lastWrite = ++events;
+    if (policy.ssi()) {
+      ssi.write(t, obj);
     }
     return b;
   }
 
-  private void end(int txn) {
-    buffers.set(txn, null);
-    active--;
+  /** Read uncommitted: the most recent buffered write of {@code obj} by another active transaction. */
+  private MvccTxn.Buffered mostRecentBuffered(MvccTxn reader, int obj) {
+    MvccTxn.Buffered best = null;
+    for (int i = 0; i < active.size(); i++) {
+      MvccTxn o = txns.get(active.getInt(i));
+      MvccTxn.Buffered b = o == reader ? null : o.writes.get(obj);
+      if (b != null && (best == null || b.lastWrite > best.lastWrite)) {
+        best = b;
+      }
+    }
+    return best;
+  }
+
+  /** SSI: the reader does not see versions newer than its snapshot, nor uncommitted or pending writes. */
+  private void noteRead(MvccTxn t, int obj) {
+    if (!policy.ssi()) {
+      return;
+    }
+    IntArrayList unseen = new IntArrayList();
+    for (Version v : store.newerThan(obj, t.startTs)) {
+      unseen.add(v.writer());
+    }
+    for (int i = 0; i < active.size(); i++) {
+      MvccTxn o = txns.get(active.getInt(i));
+      if (o != t && o.writes.containsKey(obj)) {
+        unseen.add(o.id);
+      }
+    }
+    for (PendingInstall p : pending) {
+      if (p.obj() == obj) {
+        unseen.add(p.writer().id);
+      }
+    }
+    ssi.read(t, obj, unseen);
+  }
+
+  /**
+   * First committer wins: a concurrent transaction committed a write of an object {@code t} writes,
+   * or (fractured visibility) any committed write of it is still waiting to be installed.
+   */
+  private boolean writeWriteConflict(MvccTxn t) {
+    if (!policy.firstCommitterWins() || faults.contains(Fault.LOST_UPDATE)) {
+      return false;
+    }
+    for (Int2ObjectMap.Entry<MvccTxn.Buffered> w : t.writes.int2ObjectEntrySet()) {
+      if (!store.newerThan(w.getIntKey(), t.startTs).isEmpty()) {
+        return true;
+      }
+      for (PendingInstall p : pending) {
+        if (p.obj() == w.getIntKey()) { // not yet installed: its version would come after t's
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Installs all of {@code t}'s writes with one timestamp, or (fractured) the first now and the rest later. */
+  private void install(MvccTxn t) {
+    if (t.writes.isEmpty()) {
+      return;
+    }
+    long ts = ++clock;
+    boolean first = true;
+    for (Int2ObjectMap.Entry<MvccTxn.Buffered> w : t.writes.int2ObjectEntrySet()) {
+      if (first || !faults.contains(Fault.FRACTURED_VISIBILITY)) {
+        installOne(t, w.getIntKey(), w.getValue(), ts);
+      } else {
+        pending.add(new PendingInstall(t, w.getIntKey(), w.getValue()));
+      }
+      first = false;
+    }
+  }
+
+  private void installOne(MvccTxn t, int obj, MvccTxn.Buffered w, long ts) {
+    if (MvccStore.isList(obj)) {
+      store.install(obj, new Version(t.id, ts, History.NIL, concat(store.latestList(obj), w.appends)));
+    } else {
+      store.install(obj, new Version(t.id, ts, w.value, EMPTY));
+    }
+  }
+
+  private void end(MvccTxn t, MvccTxn.State state) {
+    if (state == MvccTxn.State.ABORTED && faults.contains(Fault.ABORTED_WRITE_VISIBLE)) {
+      install(t);
+    }
+    t.state = state;
+    for (Int2ObjectMap.Entry<MvccTxn.Buffered> w : t.writes.int2ObjectEntrySet()) {
+      if (listLocks.get(w.getIntKey()) == t.id) {
+        listLocks.remove(w.getIntKey());
+      }
+    }
+    active.rem(t.id);
+  }
+
+  private MvccTxn activeTxn(int txn) {
+    MvccTxn t = txn >= 0 && txn < txns.size() ? txns.get(txn) : null;
+    if (t == null || t.state != MvccTxn.State.ACTIVE) {
+      throw new IllegalStateException("transaction " + txn + " is not active");
+    }
+    return t;
+  }
+
+  private static long[] concat(long[] base, LongArrayList tail) {
+    long[] out = Arrays.copyOf(base, base.length + tail.size());
+    tail.getElements(0, out, base.length, tail.size());
+    return out;
   }
 }

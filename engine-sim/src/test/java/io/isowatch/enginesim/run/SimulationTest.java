@@ -13,11 +13,12 @@ import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
-import io.isowatch.enginesim.engine.ReadCommittedEngine;
+import io.isowatch.enginesim.engine.MvccEngine;
 import io.isowatch.enginesim.engine.SerialEngine;
 import io.isowatch.enginesim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
@@ -29,9 +30,9 @@ class SimulationTest {
 
   @Test
   void theSameSeedGivesTheSameHistoryByteForByte() {
-    String first = HistoryText.render(Simulation.run(new ReadCommittedEngine(), contended(17)));
-    String second = HistoryText.render(Simulation.run(new ReadCommittedEngine(), contended(17)));
-    String otherSeed = HistoryText.render(Simulation.run(new ReadCommittedEngine(), contended(18)));
+    String first = HistoryText.render(Simulation.run(new MvccEngine(Level.READ_COMMITTED, Set.of()), contended(17)));
+    String second = HistoryText.render(Simulation.run(new MvccEngine(Level.READ_COMMITTED, Set.of()), contended(17)));
+    String otherSeed = HistoryText.render(Simulation.run(new MvccEngine(Level.READ_COMMITTED, Set.of()), contended(18)));
 
     assertThat(second).isEqualTo(first);
     assertThat(otherSeed).isNotEqualTo(first);
@@ -39,7 +40,7 @@ class SimulationTest {
 
   @Test
   void aSmallReadCommittedRunIsPinned() {
-    History h = Simulation.run(new ReadCommittedEngine(), new WorkloadSpec(2, 2, 2, 3, 0.5, 42));
+    History h = Simulation.run(new MvccEngine(Level.READ_COMMITTED, Set.of()), new WorkloadSpec(2, 2, 2, 3, 0.5, 42));
 
     assertThat(HistoryText.render(h)).isEqualTo(GOLDEN_RC_SEED_42);
   }
@@ -71,7 +72,7 @@ class SimulationTest {
   @Test
   void readCommittedRunsAreReadCommitted() {
     for (long seed = 0; seed < 200; seed++) {
-      History h = Simulation.run(new ReadCommittedEngine(), contended(seed));
+      History h = Simulation.run(new MvccEngine(Level.READ_COMMITTED, Set.of()), contended(seed));
 
       assertThat(new RcChecker().check(h)).as("seed %d", seed)
           .isEqualTo(CheckResult.of(Level.READ_COMMITTED, List.of()));
@@ -86,7 +87,7 @@ class SimulationTest {
    */
   @Test
   void readCommittedAdmitsANonRepeatableRead() {
-    History h = Simulation.run(new ReadCommittedEngine(), contended(0));
+    History h = Simulation.run(new MvccEngine(Level.READ_COMMITTED, Set.of()), contended(0));
     CheckResult ra = new RaChecker().check(h);
 
     int t4 = 5;
@@ -102,7 +103,7 @@ class SimulationTest {
 
   @Test
   void everySessionRunsAllItsTransactions() {
-    History h = Simulation.run(new ReadCommittedEngine(), contended(3));
+    History h = Simulation.run(new MvccEngine(Level.READ_COMMITTED, Set.of()), contended(3));
 
     assertThat(h.sessionCount()).isEqualTo(4);
     for (int s = 0; s < 4; s++) {

@@ -5,16 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
+import io.isowatch.checker.level.Level;
 import io.isowatch.enginesim.run.Client;
 import io.isowatch.enginesim.run.HistoryText;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Hand-scheduled sessions under read committed, with the exact values each read returns. */
-class ReadCommittedEngineTest {
+class MvccReadCommittedTest {
 
   @Test
   void eachReadSeesTheLatestCommittedVersion() {
-    ReadCommittedEngine engine = new ReadCommittedEngine();
+    MvccEngine engine = new MvccEngine(Level.READ_COMMITTED, Set.of());
     History h = new History();
     Client a = new Client(engine, h, "a");
     Client b = new Client(engine, h, "b");
@@ -42,7 +44,7 @@ class ReadCommittedEngineTest {
 
   @Test
   void anAbortedWriteIsNeverSeen() {
-    ReadCommittedEngine engine = new ReadCommittedEngine();
+    MvccEngine engine = new MvccEngine(Level.READ_COMMITTED, Set.of());
     History h = new History();
     Client a = new Client(engine, h, "a");
     Client b = new Client(engine, h, "b");
@@ -64,7 +66,7 @@ class ReadCommittedEngineTest {
 
   @Test
   void lastCommitterWinsTheVersionOrder() {
-    ReadCommittedEngine engine = new ReadCommittedEngine();
+    MvccEngine engine = new MvccEngine(Level.READ_COMMITTED, Set.of());
     History h = new History();
     Client a = new Client(engine, h, "a");
     Client b = new Client(engine, h, "b");
@@ -82,7 +84,7 @@ class ReadCommittedEngineTest {
 
   @Test
   void operationsOnAnEndedTransactionAreRefused() {
-    ReadCommittedEngine engine = new ReadCommittedEngine();
+    MvccEngine engine = new MvccEngine(Level.READ_COMMITTED, Set.of());
     int t = engine.begin(0);
     engine.commit(t);
 
