@@ -7,7 +7,7 @@ import io.isowatch.checker.level.Level;
  *
  * <table>
  *   <caption>The levels</caption>
- *   <tr><th>level</th><th>dirtyReads</th><th>snapshotAtBegin</th><th>firstCommitterWins</th><th>listWriteLocks</th><th>ssi</th></tr>
+ *   <tr><th>level</th><th>dirtyReads</th><th>snapshotAtBegin</th><th>firstUpdaterWins</th><th>stableLists</th><th>ssi</th></tr>
  *   <tr><td>read uncommitted</td><td>yes</td><td>no</td><td>no</td><td>yes</td><td>no</td></tr>
  *   <tr><td>read committed</td><td>no</td><td>no</td><td>no</td><td>yes</td><td>no</td></tr>
  *   <tr><td>snapshot isolation</td><td>no</td><td>yes</td><td>yes</td><td>no</td><td>no</td></tr>
@@ -20,17 +20,24 @@ import io.isowatch.checker.level.Level;
  * @param snapshotAtBegin reads see the versions committed before the transaction began (snapshot
  *     isolation, Berenson et al. 1995 §4.2); otherwise each read sees the latest committed version
  *     at the time of the read
- * @param firstCommitterWins commit refuses a transaction when a concurrent transaction committed a
- *     write to an object it writes (Berenson et al. 1995 §4.2)
- * @param listWriteLocks a list object being appended to by an active transaction cannot be appended
- *     to by another: the second appender is doomed (its commit answers aborted) instead of waiting,
- *     as a no-wait row lock; so each list version extends the previous one, as with {@code UPDATE ...
- *     SET v = v || e} under PostgreSQL's read committed. Registers take no lock.
+ * @param firstUpdaterWins of two concurrent transactions writing one object, only the first may
+ *     commit (Berenson et al. 1995 §4.2, "First-committer-wins"; checked as PostgreSQL does, at the
+ *     write, without waiting): a write of an object that a concurrent transaction already wrote
+ *     (committed after the writer's snapshot, or buffered by a live active transaction) dooms the
+ *     writer, and commit checks again
+ * @param stableLists lists are read-stable within a transaction: its first read of (or append to) a
+ *     list fixes the list it sees, and later reads return that list followed by its own appends;
+ *     appends take a no-wait write lock per list (a second concurrent appender is doomed), and an
+ *     append to a list that changed since the transaction first read it dooms the transaction. So
+ *     every list version extends the one before and every list read is consistent with the
+ *     transaction's own earlier reads and appends (Elle's incompatible order and internal
+ *     anomalies, forbidden at every level, cannot happen), while reads of other lists and of
+ *     registers still see newer commits (read skew, fractured reads). Registers take no lock.
  * @param ssi serializable snapshot isolation: track rw-antidependencies between concurrent
  *     transactions and refuse a pivot (Cahill, Röhm &amp; Fekete, SIGMOD 2008, §3)
  */
 public record LevelPolicy(
-    boolean dirtyReads, boolean snapshotAtBegin, boolean firstCommitterWins, boolean listWriteLocks, boolean ssi) {
+    boolean dirtyReads, boolean snapshotAtBegin, boolean firstUpdaterWins, boolean stableLists, boolean ssi) {
 
   /**
    * @return the policy of {@code level}

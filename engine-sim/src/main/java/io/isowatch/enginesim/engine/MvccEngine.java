@@ -19,22 +19,28 @@ import java.util.random.RandomGenerator;
  * what differs between the levels is one {@link LevelPolicy}.
  *
  * <p>Writes are buffered per transaction and installed in an {@link MvccStore} at commit, all with
- * one new timestamp (one more than the last). A read sees the transaction's own writes first, then:
- * read uncommitted, another active transaction's buffered write of the object (the most recent;
- * for lists, the lock holder's appends on top of the latest committed list); read committed, the
- * latest committed version at the time of the read; snapshot isolation and serializable, the latest
- * version committed before the transaction began. A commit installs, for a register, the buffered
- * value, and for a list, the latest committed list followed by the transaction's appends (at read
- * uncommitted and read committed, list write locks make that the list the transaction itself saw; at
- * snapshot isolation, first committer wins makes it the snapshot's list).
+ * one new timestamp (one more than the last). A register read sees the transaction's own last write
+ * first, then: read uncommitted, the most recent buffered write of the key by another active
+ * transaction; read committed, the latest committed version at the time of the read (so a second
+ * read can differ: a non-repeatable read); snapshot isolation and serializable, the latest version
+ * committed before the transaction began. A list read is the list the level makes visible followed
+ * by the transaction's own appends; at read uncommitted and read committed the visible list is fixed
+ * at the transaction's first access to it ({@link LevelPolicy#stableLists()}). A commit installs,
+ * for a register, the buffered value, and for a list, the latest committed list followed by the
+ * transaction's appends — which the rules below make the list the transaction itself saw.
  *
- * <p>Conflicts never block. Snapshot isolation and serializable refuse, at commit, a transaction
- * that writes an object a concurrent transaction committed first (first committer wins); serializable
- * also refuses pivots ({@link SsiConflicts}); at read uncommitted and read committed a second
- * concurrent appender to one list is doomed at its append. A doomed transaction keeps running (its
- * reads and writes answer as usual) and its commit answers {@link TxnStatus#ABORTED}.
+ * <p>Lost update, decided here: registers at read uncommitted and read committed allow it (both
+ * writers commit, the last committer's value is the newest version); lists at those levels do not,
+ * because an append to a list that changed since the transaction read it, or that another active
+ * transaction is appending to, dooms the appender (otherwise the list the transaction read and the
+ * list it installs would disagree, an anomaly Elle forbids at every level). Snapshot isolation and
+ * serializable refuse the second writer of any object (first updater wins, {@link
+ * LevelPolicy#firstUpdaterWins()}).
  *
- * <p>{@link Fault}s change this on purpose; see each. Deterministic: no hash-order iteration, no
+ * <p>Conflicts never block: the transaction is doomed at the conflicting operation, keeps running
+ * (its reads and writes answer as usual) and its commit answers {@link TxnStatus#ABORTED}.
+ * Serializable also refuses pivots ({@link SsiConflicts}; Cahill, Röhm &amp; Fekete, SIGMOD 2008,
+ * §3). {@link Fault}s change this on purpose; see each. Deterministic: no hash-order iteration, no
  * clock. Not thread-safe. Memory: every version and transaction is kept for the engine's lifetime
  * (simulations are short).
  */
@@ -48,7 +54,7 @@ public final class MvccEngine implements IsolationEngine {
   private final ObjectArrayList<MvccTxn> txns = new ObjectArrayList<>();
   /** Active transactions in begin order. */
   private final IntArrayList active = new IntArrayList();
-  /** List object to the transaction holding its write lock ({@link LevelPolicy#listWriteLocks()}). */
+  /** List object to the transaction holding its write lock ({@link LevelPolicy#stableLists()}). */
   private final Int2IntOpenHashMap listLocks = new Int2IntOpenHashMap();
   private final SsiConflicts ssi = new SsiConflicts(txns);
   /** {@link Fault#FRACTURED_VISIBILITY}: committed writes still to install, oldest first. */
@@ -68,7 +74,7 @@ public final class MvccEngine implements IsolationEngine {
    */
   public MvccEngine(Level level, Set<Fault> faults) {
     this.policy = LevelPolicy.of(level);
-    if (faults.contains(Fault.LOST_UPDATE) && !policy.firstCommitterWins()) {
+    if (faults.contains(Fault.LOST_UPDATE) && !policy.firstUpdaterWins()) {
       throw new IllegalArgumentException("fault LOST_UPDATE changes nothing at " + level + ", which allows lost updates");
     }
     this.level = level;
@@ -117,11 +123,8 @@ public final class MvccEngine implements IsolationEngine {
       noteRead(t, obj);
     }
     long[] base;
-    int holder = listLocks.get(obj);
-    if (policy.dirtyReads() && holder >= 0 && holder != txn) {
-      base = concat(store.latestList(obj), txns.get(holder).writes.get(obj).appends);
-    } else if (own != null && policy.listWriteLocks() && holder == txn) {
-      base = store.latestList(obj); // the lock keeps it the list this transaction's commit extends
+    if (policy.stableLists()) {
+      base = listView(t, obj);
     } else {
       Version v = store.visibleAt(obj, readTs(t));
       base = v == null ? EMPTY : v.list();
@@ -139,13 +142,17 @@ public final class MvccEngine implements IsolationEngine {
   public void append(int txn, int key, long element) {
     MvccTxn t = activeTxn(txn);
     int obj = MvccStore.list(key);
-    if (policy.listWriteLocks()) {
+    if (policy.stableLists()) {
       int holder = listLocks.get(obj);
       if (holder < 0) {
         listLocks.put(obj, txn);
       } else if (holder != txn) {
         t.doomed = true;
       }
+      if (t.listViews.containsKey(obj) && t.listViewTs.get(obj) != latestTs(obj)) {
+        t.doomed = true; // the list changed since this transaction read it
+      }
+      listView(t, obj);
     }
     buffer(t, obj).appends.add(element);
   }
@@ -209,10 +216,56 @@ public final class MvccEngine implements IsolationEngine {
       t.writes.put(obj, b);
     }
     b.lastWrite = ++events;
+    if (policy.firstUpdaterWins() && !faults.contains(Fault.LOST_UPDATE) && writtenConcurrently(t, obj)) {
+      t.doomed = true;
+    }
     if (policy.ssi()) {
       ssi.write(t, obj);
     }
     return b;
+  }
+
+  /**
+   * {@link LevelPolicy#stableLists()}: the list {@code t} sees, fixed at its first access: the
+   * latest committed list, with (read uncommitted) the lock holder's appends on top.
+   */
+  private long[] listView(MvccTxn t, int obj) {
+    long[] view = t.listViews.get(obj);
+    if (view == null) {
+      int holder = listLocks.get(obj);
+      boolean dirty = policy.dirtyReads() && holder >= 0 && holder != t.id;
+      view = dirty ? concat(store.latestList(obj), txns.get(holder).writes.get(obj).appends) : store.latestList(obj);
+      t.listViews.put(obj, view);
+      t.listViewTs.put(obj, dirty ? -1 : latestTs(obj));
+    }
+    return view;
+  }
+
+  private long latestTs(int obj) {
+    Version v = store.latest(obj);
+    return v == null ? 0 : v.ts();
+  }
+
+  /**
+   * First updater wins: {@code obj} has a version committed after {@code t}'s snapshot, a write
+   * still to install (fractured visibility), or a buffered write of another live active transaction.
+   */
+  private boolean writtenConcurrently(MvccTxn t, int obj) {
+    if (!store.newerThan(obj, t.startTs).isEmpty()) {
+      return true;
+    }
+    for (PendingInstall p : pending) {
+      if (p.obj() == obj) {
+        return true;
+      }
+    }
+    for (int i = 0; i < active.size(); i++) {
+      MvccTxn o = txns.get(active.getInt(i));
+      if (o != t && o.live() && o.writes.containsKey(obj)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Read uncommitted: the most recent buffered write of {@code obj} by another active transaction. */
@@ -251,12 +304,9 @@ public final class MvccEngine implements IsolationEngine {
     ssi.read(t, obj, unseen);
   }
 
-  /**
-   * First committer wins: a concurrent transaction committed a write of an object {@code t} writes,
-   * or (fractured visibility) any committed write of it is still waiting to be installed.
-   */
+  /** First committer wins, checked again at commit (see {@link #writtenConcurrently}, without the active writers). */
   private boolean writeWriteConflict(MvccTxn t) {
-    if (!policy.firstCommitterWins() || faults.contains(Fault.LOST_UPDATE)) {
+    if (!policy.firstUpdaterWins() || faults.contains(Fault.LOST_UPDATE)) {
       return false;
     }
     for (Int2ObjectMap.Entry<MvccTxn.Buffered> w : t.writes.int2ObjectEntrySet()) {
@@ -264,7 +314,7 @@ public final class MvccEngine implements IsolationEngine {
         return true;
       }
       for (PendingInstall p : pending) {
-        if (p.obj() == w.getIntKey()) { // not yet installed: its version would come after t's
+        if (p.obj() == w.getIntKey()) {
           return true;
         }
       }

@@ -1,6 +1,8 @@
 package io.isowatch.enginesim.engine;
 
+import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectLinkedOpenHashMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
@@ -29,6 +31,13 @@ final class MvccTxn {
   boolean doomed;
   /** Writes in the order of the first write of each object. */
   final Int2ObjectLinkedOpenHashMap<Buffered> writes = new Int2ObjectLinkedOpenHashMap<>();
+  /** {@link LevelPolicy#stableLists()}: per list object, the list fixed at first access. */
+  final Int2ObjectOpenHashMap<long[]> listViews = new Int2ObjectOpenHashMap<>();
+  /**
+   * Per list object in {@link #listViews}, the timestamp of the latest committed version when the
+   * view was fixed, or -1 if the view included another transaction's uncommitted appends.
+   */
+  final Int2LongOpenHashMap listViewTs = new Int2LongOpenHashMap();
   /** SSI: transactions with an rw-antidependency to this one ({@code r -rw-> this}). */
   final IntArrayList inConflicts = new IntArrayList();
   /** SSI: transactions this one has an rw-antidependency to ({@code this -rw-> w}). */
