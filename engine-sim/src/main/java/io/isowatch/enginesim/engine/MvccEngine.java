@@ -19,23 +19,24 @@ import java.util.random.RandomGenerator;
  * what differs between the levels is one {@link LevelPolicy}.
  *
  * <p>Writes are buffered per transaction and installed in an {@link MvccStore} at commit, all with
- * one new timestamp (one more than the last). A register read sees the transaction's own last write
- * first, then: read uncommitted, the most recent buffered write of the key by another active
- * transaction; read committed, the latest committed version at the time of the read (so a second
- * read can differ: a non-repeatable read); snapshot isolation and serializable, the latest version
- * committed before the transaction began. A list read is the list the level makes visible followed
- * by the transaction's own appends; at read uncommitted and read committed the visible list is fixed
- * at the transaction's first access to it ({@link LevelPolicy#stableLists()}). A commit installs,
- * for a register, the buffered value, and for a list, the latest committed list followed by the
- * transaction's appends — which the rules below make the list the transaction itself saw.
+ * one new timestamp (one more than the last). A read sees the transaction's own writes first
+ * (registers: its last write; lists: its appends, after the visible list), then what the level makes
+ * visible: read uncommitted, for a register the most recent buffered write of the key by another
+ * active transaction, otherwise the latest committed version, fixed at the transaction's first read
+ * of the object ({@link LevelPolicy#repeatableReads()}); read committed, the latest committed
+ * version at the time of the read (a second read can differ: a non-repeatable read); snapshot
+ * isolation and serializable, the latest version committed before the transaction began. A commit
+ * installs, for a register, the buffered value, and for a list, the latest committed list followed
+ * by the transaction's appends.
  *
- * <p>Lost update, decided here: registers at read uncommitted and read committed allow it (both
- * writers commit, the last committer's value is the newest version); lists at those levels do not,
- * because an append to a list that changed since the transaction read it, or that another active
- * transaction is appending to, dooms the appender (otherwise the list the transaction read and the
- * list it installs would disagree, an anomaly Elle forbids at every level). Snapshot isolation and
- * serializable refuse the second writer of any object (first updater wins, {@link
- * LevelPolicy#firstUpdaterWins()}).
+ * <p>Lost update, decided here. Read committed lets both writers commit, for registers (the last
+ * committer's value is the newest version) and for lists (the second committer's appends land on
+ * the list the first installed, so no element is lost, though both read the same version before
+ * appending: Elle's lost update); two appenders active at once are not allowed, the second is doomed
+ * by the list's write lock ({@link LevelPolicy#listLocks()}). Read uncommitted does the same for
+ * registers; for lists it dooms an appender whose list changed since it read it (its reads must
+ * stay repeatable). Snapshot isolation and serializable refuse the second writer of any object
+ * (first updater wins, {@link LevelPolicy#firstUpdaterWins()}).
  *
  * <p>Conflicts never block: the transaction is doomed at the conflicting operation, keeps running
  * (its reads and writes answer as usual) and its commit answers {@link TxnStatus#ABORTED}.
@@ -54,7 +55,7 @@ public final class MvccEngine implements IsolationEngine {
   private final ObjectArrayList<MvccTxn> txns = new ObjectArrayList<>();
   /** Active transactions in begin order. */
   private final IntArrayList active = new IntArrayList();
-  /** List object to the transaction holding its write lock ({@link LevelPolicy#stableLists()}). */
+  /** List object to the transaction holding its write lock ({@link LevelPolicy#listLocks()}). */
   private final Int2IntOpenHashMap listLocks = new Int2IntOpenHashMap();
   private final SsiConflicts ssi = new SsiConflicts(txns);
   /** {@link Fault#FRACTURED_VISIBILITY}: committed writes still to install, oldest first. */
@@ -103,15 +104,22 @@ public final class MvccEngine implements IsolationEngine {
     if (own != null) {
       return own.value;
     }
-    noteRead(t, obj);
-    if (policy.dirtyReads()) {
-      MvccTxn.Buffered dirty = mostRecentBuffered(t, obj);
-      if (dirty != null) {
-        return dirty.value;
-      }
+    if (policy.repeatableReads() && t.registerViews.containsKey(obj)) {
+      return t.registerViews.get(obj);
     }
-    Version v = store.visibleAt(obj, readTs(t));
-    return v == null ? History.NIL : v.value();
+    noteRead(t, obj);
+    long value;
+    MvccTxn.Buffered dirty = policy.dirtyReads() ? mostRecentBuffered(t, obj) : null;
+    if (dirty != null) {
+      value = dirty.value;
+    } else {
+      Version v = store.visibleAt(obj, readTs(t));
+      value = v == null ? History.NIL : v.value();
+    }
+    if (policy.repeatableReads()) {
+      t.registerViews.put(obj, value);
+    }
+    return value;
   }
 
   @Override
@@ -123,8 +131,10 @@ public final class MvccEngine implements IsolationEngine {
       noteRead(t, obj);
     }
     long[] base;
-    if (policy.stableLists()) {
+    if (policy.repeatableReads()) {
       base = listView(t, obj);
+    } else if (own != null && listLocks.get(obj) == txn) {
+      base = store.latestList(obj); // what its commit will extend: the lock keeps others from changing it
     } else {
       Version v = store.visibleAt(obj, readTs(t));
       base = v == null ? EMPTY : v.list();
@@ -142,13 +152,15 @@ public final class MvccEngine implements IsolationEngine {
   public void append(int txn, int key, long element) {
     MvccTxn t = activeTxn(txn);
     int obj = MvccStore.list(key);
-    if (policy.stableLists()) {
+    if (policy.listLocks()) {
       int holder = listLocks.get(obj);
       if (holder < 0) {
         listLocks.put(obj, txn);
       } else if (holder != txn) {
         t.doomed = true;
       }
+    }
+    if (policy.repeatableReads()) {
       if (t.listViews.containsKey(obj) && t.listViewTs.get(obj) != latestTs(obj)) {
         t.doomed = true; // the list changed since this transaction read it
       }
@@ -225,18 +237,13 @@ public final class MvccEngine implements IsolationEngine {
     return b;
   }
 
-  /**
-   * {@link LevelPolicy#stableLists()}: the list {@code t} sees, fixed at its first access: the
-   * latest committed list, with (read uncommitted) the lock holder's appends on top.
-   */
+  /** {@link LevelPolicy#repeatableReads()}: the list {@code t} sees, the latest committed one at its first access. */
   private long[] listView(MvccTxn t, int obj) {
     long[] view = t.listViews.get(obj);
     if (view == null) {
-      int holder = listLocks.get(obj);
-      boolean dirty = policy.dirtyReads() && holder >= 0 && holder != t.id;
-      view = dirty ? concat(store.latestList(obj), txns.get(holder).writes.get(obj).appends) : store.latestList(obj);
+      view = store.latestList(obj);
       t.listViews.put(obj, view);
-      t.listViewTs.put(obj, dirty ? -1 : latestTs(obj));
+      t.listViewTs.put(obj, latestTs(obj));
     }
     return view;
   }

@@ -31,11 +31,13 @@ final class MvccTxn {
   boolean doomed;
   /** Writes in the order of the first write of each object. */
   final Int2ObjectLinkedOpenHashMap<Buffered> writes = new Int2ObjectLinkedOpenHashMap<>();
-  /** {@link LevelPolicy#stableLists()}: per list object, the list fixed at first access. */
+  /** {@link LevelPolicy#repeatableReads()}: per register object, the value fixed at first read. */
+  final Int2LongOpenHashMap registerViews = new Int2LongOpenHashMap();
+  /** {@link LevelPolicy#repeatableReads()}: per list object, the list fixed at first access. */
   final Int2ObjectOpenHashMap<long[]> listViews = new Int2ObjectOpenHashMap<>();
   /**
    * Per list object in {@link #listViews}, the timestamp of the latest committed version when the
-   * view was fixed, or -1 if the view included another transaction's uncommitted appends.
+   * view was fixed.
    */
   final Int2LongOpenHashMap listViewTs = new Int2LongOpenHashMap();
   /** SSI: transactions with an rw-antidependency to this one ({@code r -rw-> this}). */
