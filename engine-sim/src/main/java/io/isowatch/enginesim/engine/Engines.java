@@ -18,8 +18,8 @@ public final class Engines {
 
   /**
    * @return a fresh engine at {@code level}
-   * @throws IllegalArgumentException if {@link Fault#LOST_UPDATE} is asked for a level that allows
-   *     lost updates anyway (read uncommitted, read committed, read atomic, causal)
+   * @throws IllegalArgumentException if {@link Fault#LOST_UPDATE} is asked for a level other than
+   *     snapshot isolation (see the fault)
    */
   public static IsolationEngine create(Level level, EngineOptions options) {
     switch (level) {

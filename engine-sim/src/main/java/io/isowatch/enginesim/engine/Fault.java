@@ -16,10 +16,12 @@ public enum Fault {
    */
   FRACTURED_VISIBILITY,
   /**
-   * The write-write conflict check of snapshot isolation and serializable is skipped: two concurrent
-   * transactions writing one object both commit. Expected: lost update (snapshot isolation broken;
-   * on lists, the Adya checker's {@code lost-update}). Refused at levels that allow lost updates
-   * anyway, where it would change nothing.
+   * The write-write conflict check of snapshot isolation (first updater wins) is skipped: two
+   * concurrent transactions writing one object both commit. Expected: lost update (snapshot
+   * isolation broken; on lists, the Adya checker's {@code lost-update}). Snapshot isolation only:
+   * refused at levels that allow lost updates anyway, and at serializable, where SSI refuses the
+   * read-then-write schedules of a lost update through their rw-antidependencies, and blind writes
+   * leave nothing a checker could see.
    */
   LOST_UPDATE,
   /**

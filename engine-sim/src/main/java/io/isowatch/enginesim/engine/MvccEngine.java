@@ -71,12 +71,17 @@ public final class MvccEngine implements IsolationEngine {
    * @param level read uncommitted, read committed, snapshot isolation or serializable
    * @param faults deliberate bugs to switch on (see {@link Fault}), usually none
    * @throws IllegalArgumentException for read atomic or causal (replicated stores), or {@link
-   *     Fault#LOST_UPDATE} below snapshot isolation, where it would change nothing
+   *     Fault#LOST_UPDATE} at any level but snapshot isolation (below it, lost updates are allowed
+   *     anyway; at serializable, SSI's rw-antidependency tracking refuses the same schedules)
    */
   public MvccEngine(Level level, Set<Fault> faults) {
     this.policy = LevelPolicy.of(level);
     if (faults.contains(Fault.LOST_UPDATE) && !policy.firstUpdaterWins()) {
       throw new IllegalArgumentException("fault LOST_UPDATE changes nothing at " + level + ", which allows lost updates");
+    }
+    if (faults.contains(Fault.LOST_UPDATE) && policy.ssi()) {
+      throw new IllegalArgumentException(
+          "fault LOST_UPDATE changes nothing visible at " + level + ": SSI refuses the read-then-write schedules too");
     }
     this.level = level;
     this.faults = Set.copyOf(faults);

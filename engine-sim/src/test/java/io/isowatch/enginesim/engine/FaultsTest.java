@@ -3,6 +3,7 @@ package io.isowatch.enginesim.engine;
 import static io.isowatch.checker.history.TxnStatus.COMMITTED;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.isowatch.checker.Checker;
 import io.isowatch.checker.Checkers;
 import io.isowatch.checker.awdit.RaChecker;
 import io.isowatch.checker.awdit.RcChecker;
@@ -159,5 +160,37 @@ class FaultsTest {
     assertThat(t2.read("x")).isEqualTo(1);
     t2.commit();
     assertThat(found(new RaChecker().check(r.history()))).isEmpty();
+  }
+
+  /** @return the first seed of {@link EngineSoundnessTest#run} whose history shows {@code expected}, or -1 */
+  private static long firstSeed(Level level, Fault fault, boolean lists, Checker checker, String expected) {
+    for (long seed = 0; seed < 150; seed++) {
+      IsolationEngine e = Engines.create(level, EngineOptions.DEFAULT.with(fault));
+      if (found(checker.check(EngineSoundnessTest.run(e, seed, lists))).contains(expected)) {
+        return seed;
+      }
+    }
+    return -1;
+  }
+
+  /** Every fault is caught within a few seeded random schedules (the first such seed pinned). */
+  @Test
+  void everyFaultIsCaughtOnRandomSchedules() {
+    List<Long> first = List.of(
+        firstSeed(Level.SNAPSHOT_ISOLATION, Fault.FRACTURED_VISIBILITY, false, new RaChecker(),
+            "commit-order-cycle@read-atomic"),
+        firstSeed(Level.READ_ATOMIC, Fault.FRACTURED_VISIBILITY, false, new RaChecker(),
+            "commit-order-cycle@read-atomic"),
+        firstSeed(Level.SNAPSHOT_ISOLATION, Fault.LOST_UPDATE, true,
+            Checkers.adya(Level.SNAPSHOT_ISOLATION, true), "lost-update@snapshot-isolation"),
+        firstSeed(Level.SNAPSHOT_ISOLATION, Fault.STALE_SNAPSHOT, true,
+            Checkers.adya(Level.SNAPSHOT_ISOLATION, true), "G-single@snapshot-isolation"),
+        firstSeed(Level.CAUSAL, Fault.STALE_SNAPSHOT, false, new RaChecker(),
+            "commit-order-cycle@read-atomic"),
+        firstSeed(Level.READ_COMMITTED, Fault.ABORTED_WRITE_VISIBLE, false, new RcChecker(),
+            "G1a@read-committed"),
+        firstSeed(Level.SERIALIZABLE, Fault.ABORTED_WRITE_VISIBLE, true,
+            Checkers.adya(Level.SERIALIZABLE, true), "G1a@read-committed"));
+    assertThat(first).isEqualTo(List.of(0L, 2L, 0L, 1L, 0L, 0L, 0L));
   }
 }

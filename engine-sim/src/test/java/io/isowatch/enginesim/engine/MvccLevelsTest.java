@@ -343,6 +343,9 @@ class MvccLevelsTest {
     assertThatThrownBy(() -> Engines.create(READ_COMMITTED, EngineOptions.DEFAULT.with(Fault.LOST_UPDATE)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("fault LOST_UPDATE changes nothing at read-committed, which allows lost updates");
+    assertThatThrownBy(() -> Engines.create(SERIALIZABLE, EngineOptions.DEFAULT.with(Fault.LOST_UPDATE)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("fault LOST_UPDATE changes nothing visible at serializable: SSI refuses the read-then-write schedules too");
     assertThatThrownBy(() -> new MvccEngine(Level.CAUSAL, Set.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("causal is a replicated store, not an MVCC engine level");
