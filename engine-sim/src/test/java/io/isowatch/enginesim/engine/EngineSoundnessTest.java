@@ -130,6 +130,8 @@ class EngineSoundnessTest {
     assertThat(scan(engine(Level.CAUSAL), false, Level.CAUSAL)).isEmpty();
     assertThat(scan(engine(Level.SNAPSHOT_ISOLATION), false, Level.CAUSAL)).isEmpty();
     assertThat(scan(engine(Level.SERIALIZABLE), false, Level.CAUSAL)).isEmpty();
+    assertThat(scan(engine(Level.SNAPSHOT_ISOLATION), false, Level.SNAPSHOT_ISOLATION)).isEmpty();
+    assertThat(scan(engine(Level.SERIALIZABLE), false, Level.SERIALIZABLE)).isEmpty();
   }
 
   @Test
