@@ -39,7 +39,8 @@ final class Generation {
   private final LevelPlan.Check adyaCheck;
   private IncrementalAdya adya;
   private long firstTime;
-  private long lastTime;
+  private long minTime;
+  private long maxTime;
   private final LongArrayList elements = new LongArrayList();
   private WitnessRenderer renderer;
 
@@ -72,9 +73,14 @@ final class Generation {
     return firstTime;
   }
 
-  /** @return event time of the last transaction fed, µs */
-  long lastTime() {
-    return lastTime;
+  /** @return the earliest event time among the transactions fed, µs */
+  long minTime() {
+    return minTime;
+  }
+
+  /** @return the latest event time among the transactions fed, µs */
+  long maxTime() {
+    return maxTime;
   }
 
   /** Starts the Adya check, catching up on the transactions fed so far with one analysis. */
@@ -100,8 +106,11 @@ final class Generation {
   void feed(long seq, WindowTxn txn, int[] unresolved, Long2LongOpenHashMap writers, List<Found> out) {
     if (txns.isEmpty()) {
       firstTime = txn.eventTime();
+      minTime = txn.eventTime();
+      maxTime = txn.eventTime();
     }
-    lastTime = txn.eventTime();
+    minTime = Math.min(minTime, txn.eventTime());
+    maxTime = Math.max(maxTime, txn.eventTime());
     txns.add(txn);
     int t = h.beginTxn(h.session(txn.session()), seq);
     int u = 0;
@@ -219,7 +228,7 @@ final class Generation {
     }
     Anomaly a = v.anomaly();
     Level level = v.weakestLevelBroken();
-    return new WindowViolation(id, check, a, level, renderer.summary(v), involved, edges, firstTime, lastTime,
+    return new WindowViolation(id, check, a, level, renderer.summary(v), involved, edges, minTime, maxTime,
         txns.size(), closingTime, lastSeq);
   }
 

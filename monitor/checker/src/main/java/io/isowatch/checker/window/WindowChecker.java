@@ -642,7 +642,7 @@ public final class WindowChecker {
     Generation g = generations.get(generations.size() - 1);
     WindowViolation v = new WindowViolation(id, null, Anomaly.THIN_AIR_READ,
         Ladder.weakestForbidding(Anomaly.THIN_AIR_READ), summary, List.of(txn), List.of(),
-        g.firstTime(), g.lastTime(), g.size(), streamTime, seq);
+        g.minTime(), g.maxTime(), g.size(), streamTime, seq);
     reported.put(id, seq);
     journal.reported(id, seq);
     out.add(v);

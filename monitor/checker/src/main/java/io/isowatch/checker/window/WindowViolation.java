@@ -22,8 +22,8 @@ import java.util.List;
  *     io.isowatch.checker.witness.Witness#involved()}), in the explanation's order; {@link
  *     WindowTxn#INITIAL} for the initial state
  * @param edges for a cycle, its edges in order; empty otherwise
- * @param windowStart event time of the oldest transaction of the generation it was found in, µs
- * @param windowEnd event time of the newest one, µs
+ * @param windowStart the earliest event time of the transactions of the generation it was found in, µs
+ * @param windowEnd the latest one, µs
  * @param windowTxns transactions in that generation
  * @param closingTime event time of the transaction whose arrival completed it (or of the stream
  *     time that expired a grace period), µs
