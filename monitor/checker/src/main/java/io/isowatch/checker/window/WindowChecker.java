@@ -68,9 +68,11 @@ import java.util.Set;
  * time given to {@link #advance}). It is then fed with those reads unknown and each is reported once
  * as an unresolved {@link Anomaly#THIN_AIR_READ} ({@link Outcome#unresolvedReads()}). "Arrived" only
  * grows, so holding never deadlocks. Writes of evicted transactions are remembered as fingerprints
- * ({@link Fingerprints}), the last {@link WindowConfig#evictedWrites()} of them (8 bytes each), so
- * that reads of old values of cold keys are recognised; a read of a value evicted longer ago than
- * that is reported as unresolved, the one report the bounded memory can make wrongly. A list read
+ * ({@link Fingerprints}): the last {@link WindowConfig#evictedWrites()} of them (8 bytes each), and
+ * per key the latest evicted write (16 bytes per key ever written: this memory grows with the key
+ * space, not with time), so that reads of the current or recent values of cold keys are
+ * recognised; a read of an older value evicted longer ago than the recent-write memory reaches is
+ * reported as unresolved, the one report the bounded memory can make wrongly. A list read
  * needs every element's appender to have arrived, except for the prefix it shares with the longest
  * list read of the key fed before with all elements known (kept per list key; after a restart,
  * rebuilt from the window's transactions only). A fingerprint
@@ -109,6 +111,9 @@ public final class WindowChecker {
 
     /** Slot {@code slot} of the evicted-write memory now holds {@code fingerprint}. */
     default void evictedWrite(int slot, long fingerprint) {}
+
+    /** The latest evicted write of the key whose hash is {@code keyHash} has {@code fingerprint}. */
+    default void evictedLastWrite(long keyHash, long fingerprint) {}
 
     /** Violation {@code id} was reported; its latest transaction is at position {@code lastSeq}. */
     default void reported(String id, long lastSeq) {}
@@ -164,6 +169,8 @@ public final class WindowChecker {
   private final Long2LongOpenHashMap writers = new Long2LongOpenHashMap();
   private final Object2LongOpenHashMap<String> txnIds = new Object2LongOpenHashMap<>();
   private final LongOpenHashSet evicted = new LongOpenHashSet();
+  /** Per key hash, the fingerprint of its latest evicted write. */
+  private final Long2LongOpenHashMap lastEvicted = new Long2LongOpenHashMap();
   private long[] ring;
   private int ringNext;
   private int ringSize;
@@ -211,7 +218,7 @@ public final class WindowChecker {
     for (int i = 0, n = txn.opCount(); i < n; i++) {
       if (OpKind.isWrite(txn.kind(i))) {
         long fp = Fingerprints.of(txn.keyHash(i), txn.value(i));
-        if (writers.containsKey(fp) || evicted.contains(fp)) {
+        if (knownWrite(txn.keyHash(i), fp)) {
           throw new RejectedTransactionException(RejectedTransactionException.DUPLICATE_WRITE,
               "operation " + i + " of " + txn.id() + " writes " + txn.value(i) + " to " + txn.key(i)
                   + ", which an earlier transaction wrote");
@@ -322,10 +329,11 @@ public final class WindowChecker {
    * @param heldTxns the held transactions, in arrival order
    * @param reportedIds reported ids and their last positions
    * @param evictedWrites the evicted-write memory, slot by slot
+   * @param lastEvictedWrites per key hash, the fingerprint of its latest evicted write
    * @return the checker
    */
   public static WindowChecker restore(WindowConfig config, Journal journal, Meta meta, List<Fed> fed,
-      List<Held> heldTxns, Map<String, Long> reportedIds, long[] evictedWrites) {
+      List<Held> heldTxns, Map<String, Long> reportedIds, long[] evictedWrites, Map<Long, Long> lastEvictedWrites) {
     WindowChecker c = new WindowChecker(config, journal);
     c.replaying = true;
     c.nextArrival = meta.nextArrival();
@@ -340,6 +348,7 @@ public final class WindowChecker {
     for (long fp : evictedWrites) {
       c.evicted.add(fp);
     }
+    lastEvictedWrites.forEach(c.lastEvicted::put);
     for (Fed f : fed) {
       c.registerWrites(f.txn(), f.seq());
       c.txnIds.put(f.txn().id(), f.seq());
@@ -410,7 +419,7 @@ public final class WindowChecker {
     byte k = txn.kind(i);
     if (k == OpKind.READ) {
       long v = txn.value(i);
-      return v == History.NIL || knownWrite(Fingerprints.of(txn.keyHash(i), v));
+      return v == History.NIL || knownWrite(txn.keyHash(i), Fingerprints.of(txn.keyHash(i), v));
     }
     if (k == OpKind.READ_LIST) {
       long kh = txn.keyHash(i);
@@ -423,7 +432,7 @@ public final class WindowChecker {
         }
       }
       for (; j < n; j++) {
-        if (!knownWrite(Fingerprints.of(kh, txn.listElement(i, j)))) {
+        if (!knownWrite(kh, Fingerprints.of(kh, txn.listElement(i, j)))) {
           return false;
         }
       }
@@ -433,6 +442,11 @@ public final class WindowChecker {
 
   private boolean knownWrite(long fp) {
     return writers.containsKey(fp) || evicted.contains(fp);
+  }
+
+  private boolean knownWrite(long keyHash, long fp) {
+    return writers.containsKey(fp) || evicted.contains(fp)
+        || (lastEvicted.containsKey(keyHash) && lastEvicted.get(keyHash) == fp);
   }
 
   /** Feeds every held session head that is known or whose grace ended (all of them if {@code all}). */
@@ -557,6 +571,8 @@ public final class WindowChecker {
           long fp = Fingerprints.of(t.keyHash(j), t.value(j));
           writers.remove(fp);
           remember(fp);
+          lastEvicted.put(t.keyHash(j), fp);
+          journal.evictedLastWrite(t.keyHash(j), fp);
         }
       }
     }

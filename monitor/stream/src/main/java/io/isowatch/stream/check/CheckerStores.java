@@ -10,6 +10,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * @param held transactions waiting for a writer, by arrival position
  * @param reported ids of violations reported (published or counted), with their last feed position
  * @param evicted the evicted-write memory, by slot
+ * @param lastWrites per key hash, the fingerprint of the latest evicted write
  * @param meta each history's small state
  */
 record CheckerStores(
@@ -17,4 +18,5 @@ record CheckerStores(
     KeyValueStore<Bytes, byte[]> held,
     KeyValueStore<Bytes, byte[]> reported,
     KeyValueStore<Bytes, byte[]> evicted,
+    KeyValueStore<Bytes, byte[]> lastWrites,
     KeyValueStore<Bytes, byte[]> meta) {}
