@@ -74,8 +74,7 @@ import java.util.Set;
  * recognised; a read of an older value evicted longer ago than the recent-write memory reaches is
  * reported as unresolved, the one report the bounded memory can make wrongly. A list read
  * needs every element's appender to have arrived, except for the prefix it shares with the longest
- * list read of the key fed before with all elements known (kept per list key; after a restart,
- * rebuilt from the window's transactions only). A fingerprint
+ * list read of the key fed before with all elements known (kept per list key, journaled). A fingerprint
  * collision (probability about 2^-64 per pair of writes) can only hide an unresolved read. Inside a
  * generation, a read of a writer that arrived but is still held waits in the incremental checker;
  * when the generation retires it is {@link io.isowatch.checker.awdit.IncrementalChecker#finish()
@@ -114,6 +113,12 @@ public final class WindowChecker {
 
     /** The latest evicted write of the key whose hash is {@code keyHash} has {@code fingerprint}. */
     default void evictedLastWrite(long keyHash, long fingerprint) {}
+
+    /**
+     * The longest list read of {@code key} fed with every element known is now {@code elements}
+     * (oldest first; not to be modified).
+     */
+    default void verifiedList(String key, long[] elements) {}
 
     /** Violation {@code id} was reported; its latest transaction is at position {@code lastSeq}. */
     default void reported(String id, long lastSeq) {}
@@ -235,7 +240,7 @@ public final class WindowChecker {
     }
     ArrayDeque<Held> queue = held.get(txn.session());
     if (queue == null && known(txn)) {
-      feed(txn, -1, NONE);
+      feed(txn, -1, unchecked(txn));
     } else {
       Held hd = new Held(nextArrival++, txn);
       held.computeIfAbsent(txn.session(), s -> new ArrayDeque<>()).add(hd);
@@ -330,10 +335,12 @@ public final class WindowChecker {
    * @param reportedIds reported ids and their last positions
    * @param evictedWrites the evicted-write memory, slot by slot
    * @param lastEvictedWrites per key hash, the fingerprint of its latest evicted write
+   * @param verifiedLists per list key, the last list given to {@link Journal#verifiedList}
    * @return the checker
    */
   public static WindowChecker restore(WindowConfig config, Journal journal, Meta meta, List<Fed> fed,
-      List<Held> heldTxns, Map<String, Long> reportedIds, long[] evictedWrites, Map<Long, Long> lastEvictedWrites) {
+      List<Held> heldTxns, Map<String, Long> reportedIds, long[] evictedWrites, Map<Long, Long> lastEvictedWrites,
+      Map<String, long[]> verifiedLists) {
     WindowChecker c = new WindowChecker(config, journal);
     c.replaying = true;
     c.nextArrival = meta.nextArrival();
@@ -349,10 +356,10 @@ public final class WindowChecker {
       c.evicted.add(fp);
     }
     lastEvictedWrites.forEach(c.lastEvicted::put);
+    c.verified.putAll(verifiedLists);
     for (Fed f : fed) {
       c.registerWrites(f.txn(), f.seq());
       c.txnIds.put(f.txn().id(), f.seq());
-      c.noteVerifiedLists(f.txn(), f.unresolved());
     }
     for (Held h : heldTxns) {
       c.registerWrites(h.txn(), ARRIVED);
@@ -462,7 +469,7 @@ public final class WindowChecker {
           WindowTxn t = head.txn();
           int[] missing;
           if (known(t)) {
-            missing = NONE;
+            missing = unchecked(t);
           } else if (all || t.eventTime() + config.readGraceMicros() <= streamTime) {
             missing = missing(t);
           } else {
@@ -491,13 +498,25 @@ public final class WindowChecker {
         long[] prev = verified.get(txn.key(i));
         if (prev == null || prev.length < txn.listLength(i)) {
           verified.put(txn.key(i), txn.listRef(i));
+          if (!replaying) {
+            journal.verifiedList(txn.key(i), txn.listRef(i));
+          }
         }
       }
     }
   }
 
+  /**
+   * @return for a transaction that did not commit (never held, its reads not checked), the reads
+   *     whose writer has not arrived, fed as unknown without a report, so that a replay after a
+   *     restart feeds them the same way; none for a committed one
+   */
+  private int[] unchecked(WindowTxn txn) {
+    return txn.status() == TxnStatus.COMMITTED ? NONE : missing(txn);
+  }
+
   private int[] missing(WindowTxn txn) {
-    IntArrayList ops = new IntArrayList();
+    IntArrayList ops = new IntArrayList(0);
     for (int i = 0, n = txn.opCount(); i < n; i++) {
       if (!known(txn, i)) {
         ops.add(i);
@@ -530,8 +549,10 @@ public final class WindowChecker {
     }
     checked++;
     checkedOps += txn.opCount();
-    for (int op : unresolvedOps) {
-      reportUnresolved(seq, txn, op);
+    if (txn.status() == TxnStatus.COMMITTED) {
+      for (int op : unresolvedOps) {
+        reportUnresolved(seq, txn, op);
+      }
     }
   }
 

@@ -24,7 +24,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Values: a fed transaction is {@code [int n][n ints: unresolved op indexes][Transaction in
  * single-object Avro]}; a held one the Transaction alone; a reported id its last feed position (8
  * bytes); an evicted-write slot its fingerprint (8 bytes); a key hash its latest evicted write's
- * fingerprint (8 bytes); the meta entry {@code [nextSeq][nextArrival]
+ * fingerprint (8 bytes); a list key its longest fully known list read (8 bytes per element); the
+ * meta entry {@code [nextSeq][nextArrival]
  * [streamTime][int ringNext][byte listAppend][int n][n longs: generation starts]}.
  */
 final class HistoryJournal implements WindowChecker.Journal {
@@ -73,6 +74,15 @@ final class HistoryJournal implements WindowChecker.Journal {
   @Override
   public void evictedLastWrite(long keyHash, long fingerprint) {
     stores.lastWrites().put(StoreKeys.withLong(prefix, keyHash), StoreKeys.longBytes(fingerprint));
+  }
+
+  @Override
+  public void verifiedList(String key, long[] elements) {
+    ByteBuffer b = ByteBuffer.allocate(8 * elements.length);
+    for (long e : elements) {
+      b.putLong(e);
+    }
+    stores.lists().put(StoreKeys.withString(prefix, key), b.array());
   }
 
   @Override
@@ -156,7 +166,16 @@ final class HistoryJournal implements WindowChecker.Journal {
         lastWrites.put(StoreKeys.longAfter(kv.key.get(), prefix.length), StoreKeys.longOf(kv.value));
       }
     }
-    return WindowChecker.restore(config, this, m, fed, held, reported, evicted, lastWrites);
+    Map<String, long[]> lists = new HashMap<>();
+    try (KeyValueIterator<Bytes, byte[]> it = scan(stores.lists())) {
+      while (it.hasNext()) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        long[] elements = new long[kv.value.length / 8];
+        ByteBuffer.wrap(kv.value).asLongBuffer().get(elements);
+        lists.put(StoreKeys.stringAfter(kv.key.get(), prefix.length), elements);
+      }
+    }
+    return WindowChecker.restore(config, this, m, fed, held, reported, evicted, lastWrites, lists);
   }
 
   private KeyValueIterator<Bytes, byte[]> scan(KeyValueStore<Bytes, byte[]> store) {
