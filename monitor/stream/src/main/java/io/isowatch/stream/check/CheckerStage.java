@@ -1,0 +1,75 @@
+package io.isowatch.stream.check;
+
+import io.isowatch.checker.window.WindowConfig;
+import io.isowatch.stream.metrics.MonitorMetrics;
+import io.isowatch.stream.topology.MonitorConfig;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The checker stage of the monitor's topology: Transactions keyed by historyId in, Violations
+ * (keyed by historyId) and DeadLetters out. Each history is checked by a {@link
+ * io.isowatch.checker.window.WindowChecker}; see {@link CheckerProcessor} for what is published.
+ *
+ * <p>Its seven stores are persistent key-value stores (RocksDB) with change logging on, the Kafka
+ * Streams default, so that a task restored elsewhere after a crash rebuilds the same state (Kafka
+ * Streams documentation, "State", "Fault-tolerant state stores"); they are declared by the supplier
+ * ({@link ProcessorSupplier#stores()}), which connects them to the processor.
+ */
+public final class CheckerStage {
+  /** Store of the live window's transactions. */
+  public static final String WINDOW_STORE = "isowatch-check-window";
+  /** Store of transactions held for a writer. */
+  public static final String HELD_STORE = "isowatch-check-held";
+  /** Store of reported violation ids. */
+  public static final String REPORTED_STORE = "isowatch-check-reported";
+  /** Store of fingerprints of evicted writes. */
+  public static final String EVICTED_STORE = "isowatch-check-evicted";
+  /** Store of the latest evicted write of each key. */
+  public static final String LAST_WRITES_STORE = "isowatch-check-last-writes";
+  /** Store of the longest fully known list read of each list key. */
+  public static final String LISTS_STORE = "isowatch-check-lists";
+  /** Store of each history's small state. */
+  public static final String META_STORE = "isowatch-check-meta";
+
+  private CheckerStage() {}
+
+  /**
+   * @param config the monitor's configuration: expected level per history, window, read grace
+   * @param metrics where the stage counts
+   * @return the supplier of the checker processor, with its stores
+   */
+  public static ProcessorSupplier<String, SpecificRecord, String, SpecificRecord> supplier(
+      MonitorConfig config, MonitorMetrics metrics) {
+    WindowConfig window = windowConfig(config);
+    return new ProcessorSupplier<>() {
+      @Override
+      public Processor<String, SpecificRecord, String, SpecificRecord> get() {
+        return new CheckerProcessor(config, window, metrics);
+      }
+
+      @Override
+      public Set<StoreBuilder<?>> stores() {
+        return Set.of(store(WINDOW_STORE), store(HELD_STORE), store(REPORTED_STORE), store(EVICTED_STORE),
+            store(LAST_WRITES_STORE), store(LISTS_STORE), store(META_STORE));
+      }
+    };
+  }
+
+  /** @return the window checker's bounds from the monitor's configuration */
+  static WindowConfig windowConfig(MonitorConfig config) {
+    return WindowConfig.of(config.windowTransactions(), config.windowTime().toNanos() / 1000,
+        config.readGrace().toNanos() / 1000);
+  }
+
+  private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray());
+  }
+}
