@@ -76,7 +76,8 @@ public record MonitorConfig(
       if (maxOpsPerTransaction < 1 || maxOpenTransactionsPerSession < 1 || maxKeyBytes < 1 || maxListLength < 1
           || maxKeyBytes > MAX_KEY_BYTES) {
         throw new IllegalArgumentException("limits must be at least 1 and keys at most " + MAX_KEY_BYTES
-            + " bytes, got " + this);
+            + " bytes, got " + maxOpsPerTransaction + " operations per transaction, " + maxOpenTransactionsPerSession
+            + " open transactions per session, " + maxKeyBytes + "-byte keys, " + maxListLength + "-element lists");
       }
     }
 
