@@ -52,7 +52,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * <p>Time is Kafka Streams' stream time: record timestamps (which producers set to the event time)
  * for record-triggered work, and a {@link PunctuationType#STREAM_TIME} punctuation every
  * {@link #PUNCTUATION_INTERVAL} for the timers, so that runs are deterministic and a replay gives
- * the same output. Timers fire at the first punctuation at or after their due time.
+ * the same output. Timers fire at the first punctuation at or after their due time. A forwarded
+ * transaction's record timestamp is its end time in ms (0 if before the epoch), the clock of the
+ * checker stage; a dead letter's is the input record's, or the punctuation's.
  *
  * <p>Rules, with the dead-letter reason classes:
  * <ul>
@@ -422,7 +424,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     for (Pending p = state.pending.get(state.nextSeq); p != null && p.complete(); p = state.pending.get(state.nextSeq)) {
       Transaction t = fresh != null && fresh.getTxnId().equals(p.txnId()) ? fresh
           : (Transaction) RecordCodec.decode(assembled.get(p.txnId())).record();
-      context.forward(new Record<>(t.getHistoryId(), (SpecificRecord) t, nowMs));
+      // the checker measures its read grace in stream time: the record carries the end's event time
+      context.forward(new Record<>(t.getHistoryId(), (SpecificRecord) t, Math.max(0, t.getEndTime().toEpochMilli())));
       TxnState txn = TxnState.fromBytes(txns.get(p.txnId()));
       txn.phase = Phase.EMITTED;
       txn.emittedAt = nowMs;

@@ -9,6 +9,10 @@ import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.Window;
+import io.isowatch.schemas.Witness;
+import io.isowatch.schemas.WitnessTransaction;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.metrics.MonitorMetrics;
@@ -34,7 +38,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The whole topology in a {@link TopologyTestDriver}: routing, names and Streams settings. */
+/** The whole topology in a {@link TopologyTestDriver}: routing, names, Streams settings, events to a violation. */
 class MonitorTopologyTest {
   private static final String APP = "monitor-test";
   private static final MonitorConfig CONFIG = MonitorConfig.defaults();
@@ -112,5 +116,33 @@ class MonitorTopologyTest {
   private static List<KeyValue<String, SpecificRecord>> read(TopologyTestDriver d, String topic) {
     return d.createOutputTopic(topic, new StringDeserializer(), new RecordSerde().deserializer())
         .readKeyValuesToList().stream().collect(Collectors.toList());
+  }
+
+  @Test
+  void anAbortedReadAssembledFromEventsIsPublishedAsAViolation() {
+    try (TopologyTestDriver d = driver(MonitorTopology.build(CONFIG, MonitorMetrics.inMemory()))) {
+      TestInputTopic<String, byte[]> events =
+          d.createInputTopic(MonitorConfig.EVENTS, new StringSerializer(), new ByteArraySerializer());
+      List<TxnEvent> history = List.of(
+          new TxnEvent("db", "s1", "T1", 0L, 1, EventKind.WRITE, "x", 1L, Instant.ofEpochMilli(10), null),
+          new TxnEvent("db", "s2", "T2", 0L, 1, EventKind.READ, "x", 1L, Instant.ofEpochMilli(11), null),
+          new TxnEvent("db", "s1", "T1", 0L, 2, EventKind.ABORT, null, null, Instant.ofEpochMilli(12), null),
+          new TxnEvent("db", "s2", "T2", 0L, 2, EventKind.COMMIT, null, null, Instant.ofEpochMilli(13), null));
+      for (TxnEvent e : history) {
+        events.pipeInput("db/" + e.getSessionId(), RecordCodec.encode(e), e.getTime().toEpochMilli());
+      }
+
+      // G1a: T2 commits having read x = 1, written only by T1, which aborted. The id is the
+      // checker's stable id of this witness; times are the transactions' end times (ms).
+      Violation g1a = new Violation("db", "357d5dcc945f1578451139f3e9488b48", Instant.ofEpochMilli(13),
+          io.isowatch.schemas.Level.READ_COMMITTED, "G1a",
+          new Witness(List.of(
+              new WitnessTransaction("T2", "s2", TxnStatus.COMMITTED, List.of(new Operation(OpKind.READ, "x", 1L))),
+              new WitnessTransaction("T1", "s1", TxnStatus.ABORTED, List.of(new Operation(OpKind.WRITE, "x", 1L)))),
+              List.of()),
+          new Window(Instant.ofEpochMilli(12), Instant.ofEpochMilli(13), 2L));
+      assertThat(read(d, MonitorConfig.VIOLATIONS)).containsExactly(KeyValue.pair("db", g1a));
+      assertThat(read(d, MonitorConfig.DLQ)).isEmpty();
+    }
   }
 }

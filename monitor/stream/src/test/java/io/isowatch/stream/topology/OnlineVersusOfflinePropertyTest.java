@@ -44,12 +44,13 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 
 /**
- * The differential test of the whole topology: a random permissive history (registers and
+ * The differential tests of the whole topology: a random permissive history (registers and
  * list-append; {@link PermissiveHistories}, the generator of the checker's own property tests),
  * replayed as op-level events with the sessions interleaved at random in an order consistent with
  * {@code so}, through {@link MonitorTopology} expecting serializable with a window larger than the
- * history, publishes violations whose set of violated levels equals the offline checkers' on the
- * same history.
+ * history, publishes violations whose set of violated levels is contained in (never a false
+ * alarm) and should equal (nothing missed; disabled, see there) the offline checkers' on the same
+ * history.
  *
  * <p>The set of violated levels of a set of violations is every level at or above the weakest level
  * one of them breaks, among the levels compared: read committed, read atomic and causal on every
@@ -59,9 +60,11 @@ import org.apache.kafka.streams.TopologyTestDriver;
  * set may only be smaller, since the stream reports such a read as unresolved).
  */
 class OnlineVersusOfflinePropertyTest {
+  /** The read grace (10 s) outlasts the open timeout (5 s), so a read of a write of a transaction
+   * with no end waits until the assembler gives that transaction up and emits it as UNKNOWN. */
   private static final MonitorConfig CONFIG = MonitorConfig.defaults()
       .withWindow(1_000_000, Duration.ZERO)
-      .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5));
+      .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(5));
   private static final long QUIET_MS = 60_000;
 
   private static Path dir;
@@ -89,12 +92,45 @@ class OnlineVersusOfflinePropertyTest {
   }
 
   /**
-   * Each try is its own history ({@code db<n>}), later in stream time, so one driver serves all.
-   * Needs the real checker stage (branch {@code stream-check}); the placeholder publishes nothing.
+   * Never a false alarm: every level the topology publishes as violated, the offline checkers find
+   * violated too. Each try is its own history ({@code db<n>}), later in stream time, so one driver
+   * serves all.
    */
-  @Disabled("needs the real CheckerStage of branch stream-check; the placeholder publishes nothing")
+  @Property(tries = 60)
+  void publishesNoViolatedLevelTheOfflineCheckersDoNotFind(@ForAll long seed) {
+    Outcome o = replay(seed);
+    assertThat(o.expected()).as("seed %d", seed).containsAll(o.actual());
+  }
+
+  /**
+   * Nothing missed either: the published violated levels equal the offline ones (on histories
+   * without a read of a value nobody wrote). Disabled: the checker stage publishes what
+   * {@code WindowChecker.offer} and {@code advance} return, and some violations come out only of
+   * {@code WindowChecker.finish()}, which a stream never calls; e.g. seed -1955329034, where a read
+   * takes its value from a later transaction of its own session, the topology publishes nothing and
+   * the offline checkers, and the window checker after {@code finish()}, find a read-committed
+   * commit-order cycle. To enable once the checker stage surfaces those violations in a stream.
+   */
+  @Disabled("checker stage: violations found only by WindowChecker.finish() are never published; seed -1955329034")
   @Property(tries = 150)
   void violatedLevelsEqualTheOfflineCheckers(@ForAll long seed) {
+    Outcome o = replay(seed);
+    if (o.thinAir()) {
+      assertThat(o.expected()).as("seed %d", seed).containsAll(o.actual());
+    } else {
+      assertThat(o.actual()).as("seed %d", seed).isEqualTo(o.expected());
+    }
+  }
+
+  /**
+   * @param actual the violated levels published, among those compared
+   * @param expected the violated levels offline, among those compared
+   * @param thinAir whether a committed transaction reads a value nobody wrote
+   */
+  private record Outcome(Set<Level> actual, Set<Level> expected, boolean thinAir) {}
+
+  /** Replays the history of {@code seed} through the topology and checks it offline. */
+  private static Outcome replay(long seed) {
     History h = PermissiveHistories.generate(seed);
     String db = "db" + run++;
     long last = clock;
@@ -102,11 +138,13 @@ class OnlineVersusOfflinePropertyTest {
       last = e.getTime().toEpochMilli();
       events.pipeInput(db + "/" + e.getSessionId(), RecordCodec.encode(e), last);
     }
-    // Quiet ticks from another history: the open timeout emits the UNKNOWN transactions, then the
-    // read grace expires behind them. Whole transactions, so that both sub-topologies see time pass.
-    tick(db, 0, last + QUIET_MS);
-    tick(db, 1, last + 2 * QUIET_MS);
-    clock = last + 3 * QUIET_MS;
+    // Ticks from another history, whole transactions so that both sub-topologies see time pass:
+    // the first passes the open timeout (5 s), which emits the UNKNOWN transactions and their
+    // sessions' successors, but not the read grace (10 s) of the reads that wait for them; the
+    // second lets every grace expire.
+    tick(db, 0, last + 6_000);
+    tick(db, 1, last + QUIET_MS);
+    clock = last + 2 * QUIET_MS;
 
     Set<Level> online = EnumSet.noneOf(Level.class);
     violations.readValuesToList().stream()
@@ -114,13 +152,8 @@ class OnlineVersusOfflinePropertyTest {
         .filter(v -> v.getHistoryId().equals(db))
         .forEach(v -> online.add(Level.valueOf(v.getLevel().name())));
     Offline offline = offline(h);
-    Set<Level> actual = upwardClosure(online, offline.compared());
-    Set<Level> expected = upwardClosure(offline.weakestBroken(), offline.compared());
-    if (hasThinAirRead(h)) {
-      assertThat(expected).as("seed %d", seed).containsAll(actual);
-    } else {
-      assertThat(actual).as("seed %d", seed).isEqualTo(expected);
-    }
+    return new Outcome(upwardClosure(online, offline.compared()),
+        upwardClosure(offline.weakestBroken(), offline.compared()), hasThinAirRead(h));
   }
 
   private static void tick(String db, long seq, long ms) {
