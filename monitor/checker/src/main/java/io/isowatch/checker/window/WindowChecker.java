@@ -68,12 +68,13 @@ import java.util.Set;
  * time given to {@link #advance}). It is then fed with those reads unknown and each is reported once
  * as an unresolved {@link Anomaly#THIN_AIR_READ} ({@link Outcome#unresolvedReads()}). "Arrived" only
  * grows, so holding never deadlocks. Writes of evicted transactions are remembered as fingerprints
- * ({@link Fingerprints}), the last {@link WindowConfig#evictedWrites()} of them (8 bytes each), so
- * that reads of old values of cold keys are recognised; a read of a value evicted longer ago than
- * that is reported as unresolved, the one report the bounded memory can make wrongly. A list read
+ * ({@link Fingerprints}): the last {@link WindowConfig#evictedWrites()} of them (8 bytes each), and
+ * per key the latest evicted write (16 bytes per key ever written: this memory grows with the key
+ * space, not with time), so that reads of the current or recent values of cold keys are
+ * recognised; a read of an older value evicted longer ago than the recent-write memory reaches is
+ * reported as unresolved, the one report the bounded memory can make wrongly. A list read
  * needs every element's appender to have arrived, except for the prefix it shares with the longest
- * list read of the key fed before with all elements known (kept per list key; after a restart,
- * rebuilt from the window's transactions only). A fingerprint
+ * list read of the key fed before with all elements known (kept per list key, journaled). A fingerprint
  * collision (probability about 2^-64 per pair of writes) can only hide an unresolved read. Inside a
  * generation, a read of a writer that arrived but is still held waits in the incremental checker;
  * when the generation retires it is {@link io.isowatch.checker.awdit.IncrementalChecker#finish()
@@ -109,6 +110,15 @@ public final class WindowChecker {
 
     /** Slot {@code slot} of the evicted-write memory now holds {@code fingerprint}. */
     default void evictedWrite(int slot, long fingerprint) {}
+
+    /** The latest evicted write of the key whose hash is {@code keyHash} has {@code fingerprint}. */
+    default void evictedLastWrite(long keyHash, long fingerprint) {}
+
+    /**
+     * The longest list read of {@code key} fed with every element known is now {@code elements}
+     * (oldest first; not to be modified).
+     */
+    default void verifiedList(String key, long[] elements) {}
 
     /** Violation {@code id} was reported; its latest transaction is at position {@code lastSeq}. */
     default void reported(String id, long lastSeq) {}
@@ -164,6 +174,8 @@ public final class WindowChecker {
   private final Long2LongOpenHashMap writers = new Long2LongOpenHashMap();
   private final Object2LongOpenHashMap<String> txnIds = new Object2LongOpenHashMap<>();
   private final LongOpenHashSet evicted = new LongOpenHashSet();
+  /** Per key hash, the fingerprint of its latest evicted write. */
+  private final Long2LongOpenHashMap lastEvicted = new Long2LongOpenHashMap();
   private long[] ring;
   private int ringNext;
   private int ringSize;
@@ -211,7 +223,7 @@ public final class WindowChecker {
     for (int i = 0, n = txn.opCount(); i < n; i++) {
       if (OpKind.isWrite(txn.kind(i))) {
         long fp = Fingerprints.of(txn.keyHash(i), txn.value(i));
-        if (writers.containsKey(fp) || evicted.contains(fp)) {
+        if (knownWrite(txn.keyHash(i), fp)) {
           throw new RejectedTransactionException(RejectedTransactionException.DUPLICATE_WRITE,
               "operation " + i + " of " + txn.id() + " writes " + txn.value(i) + " to " + txn.key(i)
                   + ", which an earlier transaction wrote");
@@ -228,7 +240,7 @@ public final class WindowChecker {
     }
     ArrayDeque<Held> queue = held.get(txn.session());
     if (queue == null && known(txn)) {
-      feed(txn, -1, NONE);
+      feed(txn, -1, unchecked(txn));
     } else {
       Held hd = new Held(nextArrival++, txn);
       held.computeIfAbsent(txn.session(), s -> new ArrayDeque<>()).add(hd);
@@ -322,10 +334,13 @@ public final class WindowChecker {
    * @param heldTxns the held transactions, in arrival order
    * @param reportedIds reported ids and their last positions
    * @param evictedWrites the evicted-write memory, slot by slot
+   * @param lastEvictedWrites per key hash, the fingerprint of its latest evicted write
+   * @param verifiedLists per list key, the last list given to {@link Journal#verifiedList}
    * @return the checker
    */
   public static WindowChecker restore(WindowConfig config, Journal journal, Meta meta, List<Fed> fed,
-      List<Held> heldTxns, Map<String, Long> reportedIds, long[] evictedWrites) {
+      List<Held> heldTxns, Map<String, Long> reportedIds, long[] evictedWrites, Map<Long, Long> lastEvictedWrites,
+      Map<String, long[]> verifiedLists) {
     WindowChecker c = new WindowChecker(config, journal);
     c.replaying = true;
     c.nextArrival = meta.nextArrival();
@@ -340,10 +355,11 @@ public final class WindowChecker {
     for (long fp : evictedWrites) {
       c.evicted.add(fp);
     }
+    lastEvictedWrites.forEach(c.lastEvicted::put);
+    c.verified.putAll(verifiedLists);
     for (Fed f : fed) {
       c.registerWrites(f.txn(), f.seq());
       c.txnIds.put(f.txn().id(), f.seq());
-      c.noteVerifiedLists(f.txn(), f.unresolved());
     }
     for (Held h : heldTxns) {
       c.registerWrites(h.txn(), ARRIVED);
@@ -410,7 +426,7 @@ public final class WindowChecker {
     byte k = txn.kind(i);
     if (k == OpKind.READ) {
       long v = txn.value(i);
-      return v == History.NIL || knownWrite(Fingerprints.of(txn.keyHash(i), v));
+      return v == History.NIL || knownWrite(txn.keyHash(i), Fingerprints.of(txn.keyHash(i), v));
     }
     if (k == OpKind.READ_LIST) {
       long kh = txn.keyHash(i);
@@ -423,7 +439,7 @@ public final class WindowChecker {
         }
       }
       for (; j < n; j++) {
-        if (!knownWrite(Fingerprints.of(kh, txn.listElement(i, j)))) {
+        if (!knownWrite(kh, Fingerprints.of(kh, txn.listElement(i, j)))) {
           return false;
         }
       }
@@ -433,6 +449,11 @@ public final class WindowChecker {
 
   private boolean knownWrite(long fp) {
     return writers.containsKey(fp) || evicted.contains(fp);
+  }
+
+  private boolean knownWrite(long keyHash, long fp) {
+    return writers.containsKey(fp) || evicted.contains(fp)
+        || (lastEvicted.containsKey(keyHash) && lastEvicted.get(keyHash) == fp);
   }
 
   /** Feeds every held session head that is known or whose grace ended (all of them if {@code all}). */
@@ -448,7 +469,7 @@ public final class WindowChecker {
           WindowTxn t = head.txn();
           int[] missing;
           if (known(t)) {
-            missing = NONE;
+            missing = unchecked(t);
           } else if (all || t.eventTime() + config.readGraceMicros() <= streamTime) {
             missing = missing(t);
           } else {
@@ -477,13 +498,25 @@ public final class WindowChecker {
         long[] prev = verified.get(txn.key(i));
         if (prev == null || prev.length < txn.listLength(i)) {
           verified.put(txn.key(i), txn.listRef(i));
+          if (!replaying) {
+            journal.verifiedList(txn.key(i), txn.listRef(i));
+          }
         }
       }
     }
   }
 
+  /**
+   * @return for a transaction that did not commit (never held, its reads not checked), the reads
+   *     whose writer has not arrived, fed as unknown without a report, so that a replay after a
+   *     restart feeds them the same way; none for a committed one
+   */
+  private int[] unchecked(WindowTxn txn) {
+    return txn.status() == TxnStatus.COMMITTED ? NONE : missing(txn);
+  }
+
   private int[] missing(WindowTxn txn) {
-    IntArrayList ops = new IntArrayList();
+    IntArrayList ops = new IntArrayList(0);
     for (int i = 0, n = txn.opCount(); i < n; i++) {
       if (!known(txn, i)) {
         ops.add(i);
@@ -516,8 +549,10 @@ public final class WindowChecker {
     }
     checked++;
     checkedOps += txn.opCount();
-    for (int op : unresolvedOps) {
-      reportUnresolved(seq, txn, op);
+    if (txn.status() == TxnStatus.COMMITTED) {
+      for (int op : unresolvedOps) {
+        reportUnresolved(seq, txn, op);
+      }
     }
   }
 
@@ -557,6 +592,8 @@ public final class WindowChecker {
           long fp = Fingerprints.of(t.keyHash(j), t.value(j));
           writers.remove(fp);
           remember(fp);
+          lastEvicted.put(t.keyHash(j), fp);
+          journal.evictedLastWrite(t.keyHash(j), fp);
         }
       }
     }

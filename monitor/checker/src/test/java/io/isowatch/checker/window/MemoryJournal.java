@@ -12,6 +12,8 @@ final class MemoryJournal implements WindowChecker.Journal {
   final TreeMap<Long, WindowChecker.Held> held = new TreeMap<>();
   final Map<String, Long> reported = new LinkedHashMap<>();
   final TreeMap<Integer, Long> evicted = new TreeMap<>();
+  final Map<Long, Long> lastEvicted = new LinkedHashMap<>();
+  final Map<String, long[]> lists = new LinkedHashMap<>();
 
   @Override
   public void held(long arrival, WindowTxn txn) {
@@ -37,6 +39,16 @@ final class MemoryJournal implements WindowChecker.Journal {
   }
 
   @Override
+  public void evictedLastWrite(long keyHash, long fingerprint) {
+    lastEvicted.put(keyHash, fingerprint);
+  }
+
+  @Override
+  public void verifiedList(String key, long[] elements) {
+    lists.put(key, elements);
+  }
+
+  @Override
   public void reported(String id, long lastSeq) {
     reported.put(id, lastSeq);
   }
@@ -55,6 +67,7 @@ final class MemoryJournal implements WindowChecker.Journal {
     }
     List<WindowChecker.Fed> f = new ArrayList<>(fed.values());
     List<WindowChecker.Held> h = new ArrayList<>(held.values());
-    return WindowChecker.restore(config, this, meta, f, h, new LinkedHashMap<>(reported), ring);
+    return WindowChecker.restore(config, this, meta, f, h, new LinkedHashMap<>(reported), ring,
+        new LinkedHashMap<>(lastEvicted), new LinkedHashMap<>(lists));
   }
 }

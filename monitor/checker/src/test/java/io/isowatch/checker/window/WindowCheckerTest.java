@@ -138,6 +138,28 @@ class WindowCheckerTest {
   }
 
   @Test
+  void theTimeBoundRetiresGenerationsToo() {
+    WindowChecker byTime = new WindowChecker(WindowConfig.of(1000, 10, 0), new WindowChecker.Journal() {});
+    assertThat(run(byTime, wideWriteSkew(20))).isEmpty(); // T1 and T2 are 21 µs apart, more than T
+    assertThat(byTime.windowSize()).isLessThanOrEqualTo(11L);
+    WindowChecker close = new WindowChecker(WindowConfig.of(1000, 10, 0), new WindowChecker.Journal() {});
+    assertThat(run(close, wideWriteSkew(2))).extracting(WindowViolation::anomaly).containsExactly(Anomaly.G2_ITEM);
+  }
+
+  @Test
+  void aReadOfAColdKeysLatestValueLongAfterItsWriterWasEvictedIsNotUnresolved() {
+    WindowChecker c = new WindowChecker(new WindowConfig(8, 0, 0, 0), new WindowChecker.Journal() {});
+    c.offer(WindowTxn.builder("W", "s1", 0, TxnStatus.COMMITTED).write("cold", 42).build());
+    for (int i = 0; i < 100; i++) {
+      c.offer(WindowTxn.builder("f" + i, "s2", 1 + i, TxnStatus.COMMITTED).write("hot", i).build());
+    }
+    WindowChecker.Outcome o = c.offer(WindowTxn.builder("R", "s3", 200, TxnStatus.COMMITTED).read("cold", 42).build());
+    assertThat(o.checked()).isEqualTo(1);
+    assertThat(o.violations()).isEmpty();
+    assertThat(o.unresolvedReads()).isZero();
+  }
+
+  @Test
   void aCycleWithinHalfTheWindowIsFoundWhereverItStarts() {
     for (int offset = 0; offset < 12; offset++) {
       List<WindowTxn> txns = new ArrayList<>();

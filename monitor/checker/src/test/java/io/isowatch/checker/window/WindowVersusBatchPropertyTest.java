@@ -85,6 +85,39 @@ class WindowVersusBatchPropertyTest {
     assertThat(offline).as("seed %d, W %d", seed, w).containsAll(window.violatedChecks());
   }
 
+  /**
+   * A restart changes nothing: a checker restored from its journal at any point reports exactly
+   * what the uninterrupted checker reports from that point on (small windows, a short grace so that
+   * reads are held and expire).
+   */
+  @Property(tries = 300)
+  void aRestoredCheckerReportsWhatTheUninterruptedOneReports(@ForAll long seed,
+      @ForAll @IntRange(min = 2, max = 10) int w, @ForAll @IntRange(min = 0, max = 40) int cutAt) {
+    History h = PermissiveHistories.generate(seed);
+    List<WindowTxn> txns = WindowTxns.shuffled(h, seed);
+    int cut = Math.min(cutAt, txns.size());
+    WindowConfig config = new WindowConfig(w, 0, 3, 4 * w);
+    WindowChecker straight = new WindowChecker(config, new WindowChecker.Journal() {});
+    List<String> expected = new java.util.ArrayList<>();
+    for (WindowTxn t : txns) {
+      straight.offer(t).violations().forEach(v -> expected.add(v.id()));
+    }
+    straight.finish().violations().forEach(v -> expected.add(v.id()));
+
+    MemoryJournal journal = new MemoryJournal();
+    WindowChecker first = new WindowChecker(config, journal);
+    List<String> actual = new java.util.ArrayList<>();
+    for (WindowTxn t : txns.subList(0, cut)) {
+      first.offer(t).violations().forEach(v -> actual.add(v.id()));
+    }
+    WindowChecker second = journal.restore(config, first.meta());
+    for (WindowTxn t : txns.subList(cut, txns.size())) {
+      second.offer(t).violations().forEach(v -> actual.add(v.id()));
+    }
+    second.finish().violations().forEach(v -> actual.add(v.id()));
+    assertThat(actual).as("seed %d, W %d, cut %d", seed, w, cut).isEqualTo(expected);
+  }
+
   private static boolean hasThinAirRead(History h) {
     for (int op = 0; op < h.opCount(); op++) {
       if (!h.committed(h.opTxn(op))) {

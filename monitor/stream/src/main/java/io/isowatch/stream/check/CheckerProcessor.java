@@ -75,7 +75,8 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     this.context = context;
     stores = new CheckerStores(context.getStateStore(CheckerStage.WINDOW_STORE),
         context.getStateStore(CheckerStage.HELD_STORE), context.getStateStore(CheckerStage.REPORTED_STORE),
-        context.getStateStore(CheckerStage.EVICTED_STORE), context.getStateStore(CheckerStage.META_STORE));
+        context.getStateStore(CheckerStage.EVICTED_STORE), context.getStateStore(CheckerStage.LAST_WRITES_STORE),
+        context.getStateStore(CheckerStage.LISTS_STORE), context.getStateStore(CheckerStage.META_STORE));
     Map<String, byte[]> metas = new TreeMap<>();
     try (KeyValueIterator<Bytes, byte[]> it = stores.meta().all()) {
       while (it.hasNext()) {

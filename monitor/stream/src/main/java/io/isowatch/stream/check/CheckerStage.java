@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.Stores;
  * (keyed by historyId) and DeadLetters out. Each history is checked by a {@link
  * io.isowatch.checker.window.WindowChecker}; see {@link CheckerProcessor} for what is published.
  *
- * <p>Its five stores are persistent key-value stores (RocksDB) with change logging on, the Kafka
+ * <p>Its seven stores are persistent key-value stores (RocksDB) with change logging on, the Kafka
  * Streams default, so that a task restored elsewhere after a crash rebuilds the same state (Kafka
  * Streams documentation, "State", "Fault-tolerant state stores"); they are declared by the supplier
  * ({@link ProcessorSupplier#stores()}), which connects them to the processor.
@@ -32,6 +32,10 @@ public final class CheckerStage {
   public static final String REPORTED_STORE = "isowatch-check-reported";
   /** Store of fingerprints of evicted writes. */
   public static final String EVICTED_STORE = "isowatch-check-evicted";
+  /** Store of the latest evicted write of each key. */
+  public static final String LAST_WRITES_STORE = "isowatch-check-last-writes";
+  /** Store of the longest fully known list read of each list key. */
+  public static final String LISTS_STORE = "isowatch-check-lists";
   /** Store of each history's small state. */
   public static final String META_STORE = "isowatch-check-meta";
 
@@ -54,7 +58,7 @@ public final class CheckerStage {
       @Override
       public Set<StoreBuilder<?>> stores() {
         return Set.of(store(WINDOW_STORE), store(HELD_STORE), store(REPORTED_STORE), store(EVICTED_STORE),
-            store(META_STORE));
+            store(LAST_WRITES_STORE), store(LISTS_STORE), store(META_STORE));
       }
     };
   }

@@ -10,6 +10,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * @param held transactions waiting for a writer, by arrival position
  * @param reported ids of violations reported (published or counted), with their last feed position
  * @param evicted the evicted-write memory, by slot
+ * @param lastWrites per key hash, the fingerprint of the latest evicted write
+ * @param lists per list key, the longest list read fed with every element known
  * @param meta each history's small state
  */
 record CheckerStores(
@@ -17,4 +19,6 @@ record CheckerStores(
     KeyValueStore<Bytes, byte[]> held,
     KeyValueStore<Bytes, byte[]> reported,
     KeyValueStore<Bytes, byte[]> evicted,
+    KeyValueStore<Bytes, byte[]> lastWrites,
+    KeyValueStore<Bytes, byte[]> lists,
     KeyValueStore<Bytes, byte[]> meta) {}

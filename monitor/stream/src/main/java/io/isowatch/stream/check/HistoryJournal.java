@@ -7,6 +7,7 @@ import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>Values: a fed transaction is {@code [int n][n ints: unresolved op indexes][Transaction in
  * single-object Avro]}; a held one the Transaction alone; a reported id its last feed position (8
- * bytes); an evicted-write slot its fingerprint (8 bytes); the meta entry {@code [nextSeq][nextArrival]
+ * bytes); an evicted-write slot its fingerprint (8 bytes); a key hash its latest evicted write's
+ * fingerprint (8 bytes); a list key its longest fully known list read (8 bytes per element); the
+ * meta entry {@code [nextSeq][nextArrival]
  * [streamTime][int ringNext][byte listAppend][int n][n longs: generation starts]}.
  */
 final class HistoryJournal implements WindowChecker.Journal {
@@ -66,6 +69,20 @@ final class HistoryJournal implements WindowChecker.Journal {
   @Override
   public void evictedWrite(int slot, long fingerprint) {
     stores.evicted().put(StoreKeys.withInt(prefix, slot), StoreKeys.longBytes(fingerprint));
+  }
+
+  @Override
+  public void evictedLastWrite(long keyHash, long fingerprint) {
+    stores.lastWrites().put(StoreKeys.withLong(prefix, keyHash), StoreKeys.longBytes(fingerprint));
+  }
+
+  @Override
+  public void verifiedList(String key, long[] elements) {
+    ByteBuffer b = ByteBuffer.allocate(8 * elements.length);
+    for (long e : elements) {
+      b.putLong(e);
+    }
+    stores.lists().put(StoreKeys.withString(prefix, key), b.array());
   }
 
   @Override
@@ -142,7 +159,23 @@ final class HistoryJournal implements WindowChecker.Journal {
       }
     }
     long[] evicted = ring.stream().mapToLong(Long::longValue).toArray();
-    return WindowChecker.restore(config, this, m, fed, held, reported, evicted);
+    Map<Long, Long> lastWrites = new HashMap<>();
+    try (KeyValueIterator<Bytes, byte[]> it = scan(stores.lastWrites())) {
+      while (it.hasNext()) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        lastWrites.put(StoreKeys.longAfter(kv.key.get(), prefix.length), StoreKeys.longOf(kv.value));
+      }
+    }
+    Map<String, long[]> lists = new HashMap<>();
+    try (KeyValueIterator<Bytes, byte[]> it = scan(stores.lists())) {
+      while (it.hasNext()) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        long[] elements = new long[kv.value.length / 8];
+        ByteBuffer.wrap(kv.value).asLongBuffer().get(elements);
+        lists.put(StoreKeys.stringAfter(kv.key.get(), prefix.length), elements);
+      }
+    }
+    return WindowChecker.restore(config, this, m, fed, held, reported, evicted, lastWrites, lists);
   }
 
   private KeyValueIterator<Bytes, byte[]> scan(KeyValueStore<Bytes, byte[]> store) {
