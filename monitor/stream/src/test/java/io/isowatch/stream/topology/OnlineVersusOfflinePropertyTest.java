@@ -109,9 +109,12 @@ class OnlineVersusOfflinePropertyTest {
    * {@code WindowChecker.finish()}, which a stream never calls; e.g. seed -1955329034, where a read
    * takes its value from a later transaction of its own session, the topology publishes nothing and
    * the offline checkers, and the window checker after {@code finish()}, find a read-committed
-   * commit-order cycle. To enable once the checker stage surfaces those violations in a stream.
+   * commit-order cycle; seed -649, where the topology publishes read-atomic violations but not the
+   * read-committed one the offline checkers find. Both still fail with stream-check at 822129d. To
+   * enable once the checker stage surfaces those violations in a stream.
    */
-  @Disabled("checker stage: violations found only by WindowChecker.finish() are never published; seed -1955329034")
+  @Disabled("checker stage: violations found only by WindowChecker.finish() are never published;"
+      + " seeds -1955329034 and -649")
   @Property(tries = 150)
   void violatedLevelsEqualTheOfflineCheckers(@ForAll long seed) {
     Outcome o = replay(seed);
