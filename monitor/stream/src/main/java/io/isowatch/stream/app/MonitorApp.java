@@ -97,16 +97,20 @@ public final class MonitorApp implements AutoCloseable {
    * @param config topics, levels and windows
    * @param metrics the monitor's meters; Kafka Streams' meters go to the same registry
    * @param properties from {@link #properties}
+   * @param listener receives each new state, from before the start on (more with {@link
+   *     #onStateChange})
    * @return the started instance
    * @throws org.apache.kafka.common.config.ConfigException for an invalid property (the message
    *     names it)
    * @throws org.apache.kafka.streams.errors.StreamsException if the client cannot start (e.g. the
    *     state directory is locked by another instance)
    */
-  public static MonitorApp start(MonitorConfig config, MonitorMetrics metrics, Properties properties) {
+  public static MonitorApp start(MonitorConfig config, MonitorMetrics metrics, Properties properties,
+      Consumer<KafkaStreams.State> listener) {
     KafkaStreams streams = new KafkaStreams(MonitorTopology.build(config, metrics), properties);
     KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
     MonitorApp app = new MonitorApp(streams, binder);
+    app.listeners.add(listener);
     streams.setUncaughtExceptionHandler(e -> {
       LOG.error("a stream thread died; replacing it (the transaction it had open is aborted)", e);
       return StreamThreadExceptionResponse.REPLACE_THREAD;

@@ -1,16 +1,13 @@
 package io.isowatch.stream.kafka;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
@@ -68,7 +65,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
       SINGLE_NODE_SETTINGS.forEach(builder::setConfigProp);
       cluster = builder.build();
-      cluster.format();
+      formatQuietly(cluster);
       cluster.startup();
       cluster.waitForReadyBrokers();
       return new EmbeddedKafka(cluster);
@@ -101,41 +98,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @throws IllegalStateException if the broker refuses (cause attached)
    */
   public void createTopic(String name, int partitions, Optional<Duration> retention) {
-    createTopics(admin, List.of(name), partitions, (short) 1, retention);
-  }
-
-  /**
-   * Creates topics through any {@link Admin}, ignoring those that already exist (whatever their
-   * settings).
-   *
-   * @param admin an admin client of the target cluster
-   * @param names the topics
-   * @param partitions partitions of each, at least 1
-   * @param replication replication factor of each (1 on a single broker)
-   * @param retention {@code retention.ms} of each, or empty for the broker default
-   * @throws IllegalStateException if the cluster refuses, e.g. not authorised or a replication
-   *     factor above the number of brokers (cause attached)
-   */
-  public static void createTopics(Admin admin, List<String> names, int partitions, short replication,
-      Optional<Duration> retention) {
-    List<NewTopic> topics = new ArrayList<>();
-    for (String name : names) {
-      NewTopic t = new NewTopic(name, partitions, replication);
-      retention.ifPresent(r -> t.configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(r.toMillis()))));
-      topics.add(t);
-    }
-    admin.createTopics(topics).values().forEach((name, future) -> {
-      try {
-        future.get();
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof TopicExistsException)) {
-          throw new IllegalStateException("could not create topic " + name + ": " + e.getCause(), e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while creating topic " + name, e);
-      }
-    });
+    Topics.create(admin, List.of(name), Optional.of(partitions), Optional.of((short) 1), retention);
   }
 
   /** Stops the node and deletes its log directories. */
@@ -149,6 +112,21 @@ public final class EmbeddedKafka implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       throw new IllegalStateException("could not stop the in-process Kafka broker: " + e, e);
+    }
+  }
+
+  /**
+   * Formats the log directories. The test kit's formatter prints two lines ("Bootstrap metadata:
+   * ...", "Formatting metadata directory ...") on {@link System#out}, which is the demo's report
+   * stream; they are discarded here. Streams captured before (the CLI's writers) are not affected.
+   */
+  private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
+    PrintStream original = System.out;
+    System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+    try {
+      cluster.format();
+    } finally {
+      System.setOut(original);
     }
   }
 
