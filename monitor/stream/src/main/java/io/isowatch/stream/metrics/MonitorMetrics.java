@@ -22,6 +22,7 @@ public final class MonitorMetrics {
   private final Counter transactions;
   private final Counter operations;
   private final Counter unresolvedReads;
+  private final Counter duplicates;
   private final Timer checkLatency;
   private final DistributionSummary windowTransactions;
   private final ConcurrentHashMap<String, AtomicLong> windowSizes = new ConcurrentHashMap<>();
@@ -35,6 +36,8 @@ public final class MonitorMetrics {
         .description("Operations of the transactions the checker accepted").register(registry);
     unresolvedReads = Counter.builder("isowatch.reads.unresolved")
         .description("Reads whose writer did not arrive within the read grace period").register(registry);
+    duplicates = Counter.builder("isowatch.input.duplicates")
+        .description("Input events and transactions identical to one already received, ignored").register(registry);
     checkLatency = Timer.builder("isowatch.check.latency")
         .description("Event time of the transaction that closed a violation to the violation's publication")
         .publishPercentileHistogram().register(registry);
@@ -90,6 +93,15 @@ public final class MonitorMetrics {
   public void deadLetter(String reason) {
     Counter.builder("isowatch.dlq.records").description("Records sent to the dead-letter topic")
         .tag("reason", reason).register(registry).increment();
+  }
+
+  /**
+   * Counts an input record identical to one the session assembler already holds (same txnId and
+   * opIndex, same bytes; or the same whole transaction), which it ignores: producers that retry
+   * deliver such copies, and they change nothing.
+   */
+  public void duplicateIgnored() {
+    duplicates.increment();
   }
 
   /** Counts {@code n} reads reported as unresolved after the read grace period. */

@@ -25,7 +25,11 @@ import java.util.Objects;
  * @param sequenceGrace how long (event time) the session assembler waits for a missing txnSeq
  *     before reporting the gap (default 30 s)
  * @param openTimeout after how long (event time) a transaction with no COMMIT or ABORT is emitted
- *     with status UNKNOWN (default 5 min)
+ *     with status UNKNOWN (default 5 min), counted from its first event
+ * @param duplicateRetention how long (event time) the session assembler remembers an emitted
+ *     transaction so that a re-sent event or record of it is recognised as a duplicate (default
+ *     60 s); a copy arriving later goes to the dead-letter topic as a late event
+ * @param limits the input limits the session assembler enforces with a dead-letter reason
  */
 public record MonitorConfig(
     String eventsTopic,
@@ -37,7 +41,9 @@ public record MonitorConfig(
     Duration windowTime,
     Duration readGrace,
     Duration sequenceGrace,
-    Duration openTimeout) {
+    Duration openTimeout,
+    Duration duplicateRetention,
+    Limits limits) {
 
   /** Default input topic. */
   public static final String EVENTS = "isowatch.events";
@@ -45,6 +51,54 @@ public record MonitorConfig(
   public static final String VIOLATIONS = "isowatch.violations";
   /** Default dead-letter topic. */
   public static final String DLQ = "isowatch.dlq";
+  /** Default duplicate retention. */
+  private static final Duration DUPLICATE_RETENTION = Duration.ofSeconds(60);
+
+  /**
+   * Bounds on hostile input, each enforced by sending the offending record to the dead-letter topic
+   * (reason classes in parentheses) instead of growing the heap or the state stores.
+   *
+   * @param maxOpsPerTransaction operations (READ, WRITE, APPEND) one transaction may hold
+   *     ({@code too-many-operations}); default 100,000
+   * @param maxOpenTransactionsPerSession transactions of one session that may be in progress or
+   *     waiting for an earlier txnSeq at once ({@code too-many-open-transactions}); default 10,000
+   * @param maxKeyBytes UTF-8 length of a key, and of historyId, sessionId and txnId
+   *     ({@code oversized-field}); default 4,096, at most {@value #MAX_KEY_BYTES}
+   * @param maxListLength elements of a list read ({@code oversized-field}); default 1,000,000
+   */
+  public record Limits(int maxOpsPerTransaction, int maxOpenTransactionsPerSession, int maxKeyBytes,
+      int maxListLength) {
+    /** Upper bound of {@code maxKeyBytes}: identifiers are kept in state with 16-bit lengths. */
+    public static final int MAX_KEY_BYTES = 16_384;
+
+    /** @throws IllegalArgumentException for a limit below 1 or {@code maxKeyBytes} above {@value #MAX_KEY_BYTES} */
+    public Limits {
+      if (maxOpsPerTransaction < 1 || maxOpenTransactionsPerSession < 1 || maxKeyBytes < 1 || maxListLength < 1
+          || maxKeyBytes > MAX_KEY_BYTES) {
+        throw new IllegalArgumentException("limits must be at least 1 and keys at most " + MAX_KEY_BYTES
+            + " bytes, got " + this);
+      }
+    }
+
+    /** @return 100,000 operations, 10,000 open transactions, 4,096-byte keys, 1,000,000-element lists */
+    public static Limits defaults() {
+      return new Limits(100_000, 10_000, 4_096, 1_000_000);
+    }
+  }
+
+  /**
+   * The configuration before duplicate retention and limits existed: those two take their defaults
+   * (60 s, {@link Limits#defaults()}).
+   *
+   * @throws NullPointerException for a null field
+   * @throws IllegalArgumentException for a window below 2 transactions or a negative duration
+   */
+  public MonitorConfig(String eventsTopic, String violationsTopic, String dlqTopic, Level expectedLevel,
+      Map<String, Level> levelByHistory, int windowTransactions, Duration windowTime, Duration readGrace,
+      Duration sequenceGrace, Duration openTimeout) {
+    this(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory, windowTransactions,
+        windowTime, readGrace, sequenceGrace, openTimeout, DUPLICATE_RETENTION, Limits.defaults());
+  }
 
   /**
    * @throws NullPointerException for a null field
@@ -59,7 +113,8 @@ public record MonitorConfig(
     if (windowTransactions < 2) {
       throw new IllegalArgumentException("window must hold at least 2 transactions, got " + windowTransactions);
     }
-    for (Duration d : new Duration[] {windowTime, readGrace, sequenceGrace, openTimeout}) {
+    Objects.requireNonNull(limits, "limits");
+    for (Duration d : new Duration[] {windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention}) {
       if (d.isNegative()) {
         throw new IllegalArgumentException("durations must not be negative, got " + d);
       }
@@ -69,7 +124,8 @@ public record MonitorConfig(
   /**
    * @return topics {@value #EVENTS}, {@value #VIOLATIONS}, {@value #DLQ}; expected level
    *     serializable; a window of 100,000 transactions with no time bound; 30 s grace for reads and
-   *     sequence gaps; 5 min for transactions with no end
+   *     sequence gaps; 5 min for transactions with no end; duplicates recognised for 60 s;
+   *     {@link Limits#defaults()}
    */
   public static MonitorConfig defaults() {
     return new MonitorConfig(EVENTS, VIOLATIONS, DLQ, Level.SERIALIZABLE, Map.of(), 100_000,
@@ -84,30 +140,42 @@ public record MonitorConfig(
   /** @return a copy expecting {@code level} of every history not in the per-history map */
   public MonitorConfig withExpectedLevel(Level level) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, level, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
   }
 
   /** @return a copy with the per-history expected levels */
   public MonitorConfig withLevelByHistory(Map<String, Level> levels) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levels,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
   }
 
   /** @return a copy with a window of {@code transactions} transactions and {@code time} */
   public MonitorConfig withWindow(int transactions, Duration time) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        transactions, time, readGrace, sequenceGrace, openTimeout);
+        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
   }
 
   /** @return a copy with the given grace periods and open-transaction timeout */
   public MonitorConfig withTimeouts(Duration readGrace, Duration sequenceGrace, Duration openTimeout) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
   }
 
   /** @return a copy with other topic names */
   public MonitorConfig withTopics(String events, String violations, String dlq) {
     return new MonitorConfig(events, violations, dlq, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
+  }
+
+  /** @return a copy remembering emitted transactions for {@code retention} of event time */
+  public MonitorConfig withDuplicateRetention(Duration retention) {
+    return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits);
+  }
+
+  /** @return a copy enforcing {@code limits} */
+  public MonitorConfig withLimits(Limits limits) {
+    return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
   }
 }

@@ -1,0 +1,92 @@
+package io.isowatch.stream.assembly;
+
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The session assembler's state stores and the layout of their keys. All five are persistent
+ * (RocksDB) key-value stores of String keys and byte values with changelogging on (the Kafka Streams
+ * default), so a restarted or migrated task restores them from their changelog topics
+ * ({@code <application.id>-<store name>-changelog}); the names are part of the deployment and must
+ * not change between versions. Keys are compared as their UTF-8 bytes, which is what makes the range
+ * scans below work (Kafka Streams docs, "State Stores": range queries iterate in serialized-key
+ * order).
+ */
+public final class AssemblerStores {
+  /** Session key (historyId NUL sessionId) to {@link SessionState}. */
+  public static final String SESSIONS = "isowatch-assembler-sessions";
+  /** txnId to {@link TxnState}. */
+  public static final String TRANSACTIONS = "isowatch-assembler-transactions";
+  /** {@link #eventKey} (txnId NUL ten-digit opIndex) to the event's bytes as received. */
+  public static final String EVENTS = "isowatch-assembler-events";
+  /** txnId to the assembled {@code Transaction}'s single-object encoding. */
+  public static final String ASSEMBLED = "isowatch-assembler-assembled";
+  /** {@link #deadline} keys to an empty value: the timers, in due order. */
+  public static final String DEADLINES = "isowatch-assembler-deadlines";
+
+  /** Deadline kind: a transaction's open timeout, id txnId. */
+  static final char OPEN_TIMEOUT = 'o';
+  /** Deadline kind: a session's sequence gap grace, id session key. */
+  static final char GAP = 'g';
+  /** Deadline kind: the end of an emitted transaction's duplicate retention, id txnId. */
+  static final char FORGET = 'p';
+
+  private AssemblerStores() {}
+
+  /** @return builders of the five stores, for {@code ProcessorSupplier.stores()} */
+  static Set<StoreBuilder<?>> builders() {
+    return Set.of(store(SESSIONS), store(TRANSACTIONS), store(EVENTS), store(ASSEMBLED), store(DEADLINES));
+  }
+
+  private static StoreBuilder<KeyValueStore<String, byte[]>> store(String name) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), Serdes.ByteArray());
+  }
+
+  /** @return the state key of a session; NUL cannot occur in the ids, so it is unambiguous */
+  static String sessionKey(String historyId, String sessionId) {
+    return historyId + '\0' + sessionId;
+  }
+
+  /** @return {@code historyId/sessionId} for messages */
+  static String display(String sessionKey) {
+    return sessionKey.replace('\0', '/');
+  }
+
+  /** @return the key of event {@code opIndex} (not negative) of {@code txnId}; sorts by opIndex */
+  static String eventKey(String txnId, int opIndex) {
+    return txnId + '\0' + String.format("%010d", opIndex);
+  }
+
+  /** @return the smallest key of {@code txnId}'s events */
+  static String firstEventKey(String txnId) {
+    return txnId + '\0';
+  }
+
+  /** @return a key greater than all of {@code txnId}'s event keys and no other's below it */
+  static String lastEventKey(String txnId) {
+    return txnId + '\1';
+  }
+
+  /** @return the key of a timer of {@code kind} due at {@code dueMs} (not negative) for {@code id} */
+  static String deadline(char kind, long dueMs, String id) {
+    return kind + String.format("%019d", dueMs) + '\0' + id;
+  }
+
+  /** @return the smallest key of timers of {@code kind} */
+  static String firstDeadline(char kind) {
+    return kind + String.format("%019d", 0L);
+  }
+
+  /** @return a key above every timer of {@code kind} due at or before {@code nowMs} */
+  static String lastDeadline(char kind, long nowMs) {
+    return kind + String.format("%019d", Math.max(0, nowMs)) + '\uffff';
+  }
+
+  /** @return the id part of a timer key */
+  static String deadlineId(String key) {
+    return key.substring(21);
+  }
+}

@@ -1,0 +1,554 @@
+package io.isowatch.stream.assembly;
+
+import static io.isowatch.stream.assembly.AssemblerStores.FORGET;
+import static io.isowatch.stream.assembly.AssemblerStores.GAP;
+import static io.isowatch.stream.assembly.AssemblerStores.OPEN_TIMEOUT;
+import static io.isowatch.stream.assembly.AssemblerStores.deadline;
+import static io.isowatch.stream.assembly.AssemblerStores.display;
+import static io.isowatch.stream.assembly.AssemblerStores.eventKey;
+
+import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.EventKind;
+import io.isowatch.schemas.Operation;
+import io.isowatch.schemas.OpKind;
+import io.isowatch.schemas.Source;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.stream.assembly.SessionState.Pending;
+import io.isowatch.stream.assembly.TxnState.Phase;
+import io.isowatch.stream.metrics.MonitorMetrics;
+import io.isowatch.stream.topology.MonitorConfig;
+import io.isowatch.stream.topology.MonitorConfig.Limits;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/**
+ * The session assembler (Kafka Streams Processor API, "Processor API" and "Punctuation" in the
+ * developer guide): reads the raw records of the events topic, key {@code historyId/sessionId},
+ * and forwards, keyed by historyId, each transaction as one {@link Transaction} in program order
+ * ({@code po}) and session order ({@code so}), and every record it cannot use as a
+ * {@link DeadLetter} (raw bytes, topic, partition, offset, reason {@code "<class>: <detail>"}),
+ * counted by {@link MonitorMetrics#deadLetter(String)} under its class.
+ *
+ * <p>Time is Kafka Streams' stream time: record timestamps (which producers set to the event time)
+ * for record-triggered work, and a {@link PunctuationType#STREAM_TIME} punctuation every
+ * {@link #PUNCTUATION_INTERVAL} for the timers, so that runs are deterministic and a replay gives
+ * the same output. Timers fire at the first punctuation at or after their due time.
+ *
+ * <p>Rules, with the dead-letter reason classes:
+ * <ul>
+ *   <li>Bytes that are not a single-object {@code TxnEvent} or {@code Transaction}: {@code empty},
+ *       {@code truncated}, {@code bad-marker}, {@code unknown-fingerprint}, {@code bad-body}
+ *       ({@link RecordCodec}), {@code wrong-type}.
+ *   <li>Stateless checks ({@link InputCheck}): {@code bad-field}, {@code oversized-field},
+ *       {@code key-mismatch}, {@code negative-sequence}, {@code bad-event},
+ *       {@code too-many-operations}.
+ *   <li>Events of a transaction are kept until its COMMIT or ABORT (opIndex n+1) and all its
+ *       operations 1..n have arrived, in any order; BEGIN (opIndex 0) is optional. A COMMIT whose
+ *       operations are missing waits for them like a sequence gap waits, up to the open timeout.
+ *   <li>A complete transaction is emitted when it is the next txnSeq of its session (sessions start
+ *       at txnSeq 0); complete successors wait for it and are released in txnSeq order. Whole
+ *       {@code Transaction} records are complete on arrival and follow the same order.
+ *   <li>A record identical to one held (same txnId and opIndex and bytes, or the same whole
+ *       transaction) is ignored and counted by {@link MonitorMetrics#duplicateIgnored()}; a
+ *       different one is {@code conflicting-duplicate}. Emitted transactions are held for
+ *       {@link MonitorConfig#duplicateRetention()} for this.
+ *   <li>{@code op-after-end}: an operation past the transaction's end, or an end before an
+ *       operation already seen; {@code conflicting-end}: a second end at another opIndex;
+ *       {@code late-event}: a record of a transaction already emitted (or of a txnSeq the session
+ *       has passed) that is not a held duplicate; {@code txn-id-reused}: a txnId already seen in
+ *       another session (detected when both sessions are in the same task, that is the same
+ *       partition of the events topic); {@code duplicate-sequence}: two transactions with one
+ *       txnSeq in a session; {@code too-many-open-transactions}.
+ *   <li>{@code sequence-gap}: when a complete transaction has waited
+ *       {@link MonitorConfig#sequenceGrace()} for a txnSeq no record has claimed, the missing
+ *       txnSeqs are reported (raw null, offset -1) and the session moves on.
+ *   <li>A transaction without a complete end {@link MonitorConfig#openTimeout()} after its first
+ *       record is emitted with status UNKNOWN, end time the punctuation time, holding its operations
+ *       from opIndex 1 up to the first missing one; if events past a missing one are left out, one
+ *       {@code incomplete-transaction} dead letter (raw null, offset -1) lists them.
+ * </ul>
+ *
+ * <p>State: the five persistent, changelogged stores of {@link AssemblerStores}; memory and store
+ * size are bounded by {@link Limits} and the retention and timeouts.
+ */
+public final class SessionAssembler implements Processor<String, byte[], String, SpecificRecord> {
+  /** How often, in stream time, the timers are checked. */
+  public static final Duration PUNCTUATION_INTERVAL = Duration.ofSeconds(1);
+
+  private static final byte[] NOTHING = new byte[0];
+  private static final int LISTED = 10;
+
+  private final MonitorConfig config;
+  private final MonitorMetrics metrics;
+  private final Limits limits;
+  private ProcessorContext<String, SpecificRecord> context;
+  private KeyValueStore<String, byte[]> sessions;
+  private KeyValueStore<String, byte[]> txns;
+  private KeyValueStore<String, byte[]> events;
+  private KeyValueStore<String, byte[]> assembled;
+  private KeyValueStore<String, byte[]> deadlines;
+
+  private SessionAssembler(MonitorConfig config, MonitorMetrics metrics) {
+    this.config = config;
+    this.metrics = metrics;
+    this.limits = config.limits();
+  }
+
+  /**
+   * @param config topics, grace periods, timeouts and limits
+   * @param metrics where dead letters and duplicates are counted
+   * @return a supplier of assemblers (input: String key, raw byte[] value; output: String key
+   *     historyId or the input key, {@link Transaction} or {@link DeadLetter}) declaring the five
+   *     stores of {@link AssemblerStores}
+   */
+  public static ProcessorSupplier<String, byte[], String, SpecificRecord> supplier(MonitorConfig config,
+      MonitorMetrics metrics) {
+    return new ProcessorSupplier<>() {
+      @Override
+      public Processor<String, byte[], String, SpecificRecord> get() {
+        return new SessionAssembler(config, metrics);
+      }
+
+      @Override
+      public Set<StoreBuilder<?>> stores() {
+        return AssemblerStores.builders();
+      }
+    };
+  }
+
+  @Override
+  public void init(ProcessorContext<String, SpecificRecord> context) {
+    this.context = context;
+    sessions = context.getStateStore(AssemblerStores.SESSIONS);
+    txns = context.getStateStore(AssemblerStores.TRANSACTIONS);
+    events = context.getStateStore(AssemblerStores.EVENTS);
+    assembled = context.getStateStore(AssemblerStores.ASSEMBLED);
+    deadlines = context.getStateStore(AssemblerStores.DEADLINES);
+    context.schedule(PUNCTUATION_INTERVAL, PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    RecordCodec.Decoded decoded = RecordCodec.decode(record.value());
+    Rejection bad;
+    if (decoded.record() == null) {
+      bad = new Rejection(decoded.reasonClass(), decoded.error());
+    } else if (decoded.record() instanceof TxnEvent e) {
+      bad = onEvent(record, e);
+    } else if (decoded.record() instanceof Transaction t) {
+      bad = onTransaction(record, t);
+    } else {
+      bad = new Rejection("wrong-type", "a " + decoded.record().getSchema().getName()
+          + " record on the events topic, which carries TxnEvent and Transaction records");
+    }
+    if (bad != null) {
+      deadLetter(record.key(), record.value(), bad, record.timestamp());
+    }
+  }
+
+  private Rejection onEvent(Record<String, byte[]> record, TxnEvent e) {
+    Rejection bad = InputCheck.event(record.key(), e, limits);
+    if (bad != null) {
+      return bad;
+    }
+    String session = AssemblerStores.sessionKey(e.getHistoryId(), e.getSessionId());
+    String txnId = e.getTxnId();
+    long now = record.timestamp();
+    TxnState txn = TxnState.fromBytes(txns.get(txnId));
+    if (txn == null) {
+      SessionState state = SessionState.fromBytes(sessions.get(session));
+      bad = admit(state, session, txnId, e.getTxnSeq());
+      if (bad != null) {
+        return bad;
+      }
+      txn = new TxnState();
+      txn.session = session;
+      txn.txnSeq = e.getTxnSeq();
+      txn.firstSeen = now;
+      state.pending.put(txn.txnSeq, new Pending(txnId, false));
+      sessions.put(session, state.toBytes());
+      deadlines.put(deadline(OPEN_TIMEOUT, plus(now, config.openTimeout()), txnId), NOTHING);
+    } else {
+      bad = sameTransaction(txn, session, txnId, e.getTxnSeq());
+      if (bad != null) {
+        return bad;
+      }
+      String at = e.getKind() + " at opIndex " + e.getOpIndex() + " of " + txnId;
+      if (txn.whole) {
+        return new Rejection("conflicting-duplicate", at + ": the transaction arrived as a whole Transaction record");
+      }
+      byte[] held = events.get(eventKey(txnId, e.getOpIndex()));
+      if (held != null) {
+        if (Arrays.equals(held, record.value())) {
+          metrics.duplicateIgnored();
+          return null;
+        }
+        return new Rejection("conflicting-duplicate", at + " differs from the event received first at that opIndex");
+      }
+      bad = txn.phase == Phase.OPEN ? order(at, e, txn) : afterEnd(at, e, txn);
+      if (bad != null) {
+        return bad;
+      }
+    }
+    events.put(eventKey(txnId, e.getOpIndex()), record.value());
+    switch (e.getKind()) {
+      case BEGIN:
+        break;
+      case COMMIT:
+      case ABORT:
+        txn.endIndex = e.getOpIndex();
+        txn.aborted = e.getKind() == EventKind.ABORT;
+        break;
+      default:
+        txn.opsReceived++;
+        txn.maxOpIndex = Math.max(txn.maxOpIndex, e.getOpIndex());
+    }
+    if (txn.allOperationsIn()) {
+      deadlines.delete(deadline(OPEN_TIMEOUT, plus(txn.firstSeen, config.openTimeout()), txnId));
+      complete(txnId, txn, assemble(txnId, txn, now).transaction(), now);
+    } else {
+      txns.put(txnId, txn.toBytes());
+    }
+    return null;
+  }
+
+  private Rejection onTransaction(Record<String, byte[]> record, Transaction t) {
+    Rejection bad = InputCheck.transaction(record.key(), t, limits);
+    if (bad != null) {
+      return bad;
+    }
+    String session = AssemblerStores.sessionKey(t.getHistoryId(), t.getSessionId());
+    String txnId = t.getTxnId();
+    TxnState txn = TxnState.fromBytes(txns.get(txnId));
+    if (txn != null) {
+      bad = sameTransaction(txn, session, txnId, t.getTxnSeq());
+      if (bad != null) {
+        return bad;
+      }
+      if (Arrays.equals(assembled.get(txnId), record.value())) {
+        metrics.duplicateIgnored();
+        return null;
+      }
+      return new Rejection("conflicting-duplicate", "transaction " + txnId + " arrived before "
+          + (txn.whole ? "as a different Transaction record" : "as events, which do not assemble to this record"));
+    }
+    SessionState state = SessionState.fromBytes(sessions.get(session));
+    bad = admit(state, session, txnId, t.getTxnSeq());
+    if (bad != null) {
+      return bad;
+    }
+    txn = new TxnState();
+    txn.session = session;
+    txn.txnSeq = t.getTxnSeq();
+    txn.whole = true;
+    txn.firstSeen = record.timestamp();
+    assembled.put(txnId, record.value());
+    txn.phase = Phase.COMPLETE;
+    txns.put(txnId, txn.toBytes());
+    state.pending.put(txn.txnSeq, new Pending(txnId, true));
+    release(session, state, t, record.timestamp());
+    return null;
+  }
+
+  /** A new transaction may join its session: its txnSeq is ahead, free, and there is room. */
+  private Rejection admit(SessionState state, String session, String txnId, long txnSeq) {
+    if (txnSeq < state.nextSeq) {
+      return new Rejection("late-event", "transaction " + txnId + " has txnSeq " + txnSeq + " but session "
+          + display(session) + " has moved on to txnSeq " + state.nextSeq);
+    }
+    Pending other = state.pending.get(txnSeq);
+    if (other != null) {
+      return new Rejection("duplicate-sequence", "transaction " + txnId + " claims txnSeq " + txnSeq
+          + " of session " + display(session) + ", which transaction " + other.txnId() + " holds");
+    }
+    if (state.pending.size() >= limits.maxOpenTransactionsPerSession()) {
+      return new Rejection("too-many-open-transactions", "session " + display(session) + " has "
+          + state.pending.size() + " transactions open or waiting, the limit; transaction " + txnId + " refused");
+    }
+    return null;
+  }
+
+  private static Rejection sameTransaction(TxnState txn, String session, String txnId, long txnSeq) {
+    if (!txn.session.equals(session)) {
+      return new Rejection("txn-id-reused", "transaction " + txnId + " belongs to session "
+          + display(txn.session) + ", not " + display(session));
+    }
+    if (txn.txnSeq != txnSeq) {
+      return new Rejection("conflicting-duplicate", "transaction " + txnId + " has txnSeq " + txn.txnSeq
+          + ", this record says " + txnSeq);
+    }
+    return null;
+  }
+
+  /** Checks a new event of an open transaction against the end and operations already seen. */
+  private static Rejection order(String at, TxnEvent e, TxnState txn) {
+    int i = e.getOpIndex();
+    boolean end = e.getKind() == EventKind.COMMIT || e.getKind() == EventKind.ABORT;
+    if (end && txn.endIndex >= 0) {
+      return new Rejection("conflicting-end", at + ": the transaction already ended with "
+          + endKind(txn) + " at opIndex " + txn.endIndex);
+    }
+    if (end && i <= txn.maxOpIndex) {
+      return new Rejection("op-after-end", at + ": an operation at opIndex " + txn.maxOpIndex
+          + " was already received");
+    }
+    if (!end && e.getKind() != EventKind.BEGIN && txn.endIndex >= 0 && i > txn.endIndex) {
+      return new Rejection("op-after-end", at + " comes after its " + endKind(txn) + " at opIndex " + txn.endIndex);
+    }
+    return null;
+  }
+
+  /** Rejects a new event of a transaction already assembled. */
+  private static Rejection afterEnd(String at, TxnEvent e, TxnState txn) {
+    if (txn.timedOut) {
+      return new Rejection("late-event", at + " arrives after the transaction was emitted with status UNKNOWN at its open timeout");
+    }
+    if (e.getOpIndex() > txn.endIndex) {
+      return new Rejection("op-after-end", at + " comes after its " + endKind(txn) + " at opIndex " + txn.endIndex);
+    }
+    return new Rejection("late-event", at + " arrives after the transaction was assembled");
+  }
+
+  private static String endKind(TxnState txn) {
+    return txn.aborted ? "ABORT" : "COMMIT";
+  }
+
+  /**
+   * A transaction built from the held events.
+   *
+   * @param transaction the transaction
+   * @param missing the first opIndex in 1..end-1 not held, or -1 if none
+   * @param left the opIndexes held past {@code missing}, left out of {@code transaction}
+   */
+  private record Assembly(Transaction transaction, int missing, List<Integer> left) {}
+
+  /**
+   * Builds the transaction from its held events: operations from opIndex 1 up to the first missing
+   * one; status from the end if nothing is missing, UNKNOWN otherwise. Times in microseconds.
+   */
+  private Assembly assemble(String txnId, TxnState txn, long nowMs) {
+    List<Operation> ops = new ArrayList<>();
+    List<Integer> left = new ArrayList<>();
+    TxnEvent begin = null;
+    TxnEvent end = null;
+    TxnEvent first = null;
+    Source source = null;
+    int missing = -1;
+    try (KeyValueIterator<String, byte[]> it =
+        events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
+      while (it.hasNext()) {
+        TxnEvent e = (TxnEvent) RecordCodec.decode(it.next().value).record();
+        if (first == null || e.getTime().isBefore(first.getTime())) {
+          first = e;
+        }
+        if (source == null) {
+          source = e.getSource();
+        }
+        switch (e.getKind()) {
+          case BEGIN -> begin = e;
+          case COMMIT, ABORT -> {
+            end = e;
+            if (missing >= 0) {
+              left.add(e.getOpIndex());
+            }
+          }
+          default -> {
+            if (missing < 0 && e.getOpIndex() == ops.size() + 1) {
+              ops.add(new Operation(OpKind.valueOf(e.getKind().name()), e.getKey(), e.getValue()));
+            } else {
+              if (missing < 0) {
+                missing = ops.size() + 1;
+              }
+              left.add(e.getOpIndex());
+            }
+          }
+        }
+      }
+    }
+    if (missing < 0 && end != null && ops.size() + 1 < end.getOpIndex()) {
+      missing = ops.size() + 1;
+      left.add(end.getOpIndex());
+    }
+    boolean ended = missing < 0 && end != null;
+    if (ended && end.getSource() != null) {
+      source = end.getSource();
+    }
+    TxnStatus status = !ended ? TxnStatus.UNKNOWN
+        : end.getKind() == EventKind.COMMIT ? TxnStatus.COMMITTED : TxnStatus.ABORTED;
+    Instant beginTime = begin != null ? begin.getTime() : first.getTime();
+    Instant endTime = ended ? end.getTime() : Instant.ofEpochMilli(nowMs);
+    Transaction t = new Transaction(first.getHistoryId(), first.getSessionId(), txnId, txn.txnSeq, status, ops,
+        beginTime, endTime, source);
+    return new Assembly(t, missing, left);
+  }
+
+  /** Marks {@code txn} complete with {@code t} and releases what its session can emit. */
+  private void complete(String txnId, TxnState txn, Transaction t, long nowMs) {
+    txn.phase = Phase.COMPLETE;
+    txns.put(txnId, txn.toBytes());
+    assembled.put(txnId, RecordCodec.encode(t));
+    SessionState state = SessionState.fromBytes(sessions.get(txn.session));
+    state.pending.put(txn.txnSeq, new Pending(txnId, true));
+    release(txn.session, state, t, nowMs);
+  }
+
+  /**
+   * Emits the session's complete transactions from its next txnSeq on, then starts, keeps or stops
+   * the gap timer, and stores the session.
+   *
+   * @param fresh a transaction just completed, to forward without decoding it again; may be null
+   */
+  private void release(String session, SessionState state, Transaction fresh, long nowMs) {
+    for (Pending p = state.pending.get(state.nextSeq); p != null && p.complete(); p = state.pending.get(state.nextSeq)) {
+      Transaction t = fresh != null && fresh.getTxnId().equals(p.txnId()) ? fresh
+          : (Transaction) RecordCodec.decode(assembled.get(p.txnId())).record();
+      context.forward(new Record<>(t.getHistoryId(), (SpecificRecord) t, nowMs));
+      TxnState txn = TxnState.fromBytes(txns.get(p.txnId()));
+      txn.phase = Phase.EMITTED;
+      txn.emittedAt = nowMs;
+      txns.put(p.txnId(), txn.toBytes());
+      deadlines.put(deadline(FORGET, plus(nowMs, config.duplicateRetention()), p.txnId()), NOTHING);
+      state.pending.remove(state.nextSeq);
+      state.nextSeq++;
+    }
+    if (state.blockedByGap()) {
+      if (state.gapSince < 0 || state.gapSeq != state.nextSeq) {
+        stopGapTimer(session, state);
+        state.gapSince = nowMs;
+        state.gapSeq = state.nextSeq;
+        deadlines.put(deadline(GAP, plus(nowMs, config.sequenceGrace()), session), NOTHING);
+      }
+    } else {
+      stopGapTimer(session, state);
+    }
+    sessions.put(session, state.toBytes());
+  }
+
+  private void stopGapTimer(String session, SessionState state) {
+    if (state.gapSince >= 0) {
+      deadlines.delete(deadline(GAP, plus(state.gapSince, config.sequenceGrace()), session));
+      state.gapSince = -1;
+      state.gapSeq = -1;
+    }
+  }
+
+  /** Fires the timers due at {@code nowMs}: open timeouts, then sequence gaps, then retention. */
+  private void punctuate(long nowMs) {
+    for (String key : due(OPEN_TIMEOUT, nowMs)) {
+      String txnId = AssemblerStores.deadlineId(key);
+      TxnState txn = TxnState.fromBytes(txns.get(txnId));
+      if (txn != null && txn.phase == Phase.OPEN) {
+        timeOut(txnId, txn, nowMs);
+      }
+    }
+    for (String key : due(GAP, nowMs)) {
+      String session = AssemblerStores.deadlineId(key);
+      SessionState state = SessionState.fromBytes(sessions.get(session));
+      if (state.gapSince >= 0 && state.blockedByGap()) {
+        skipGap(session, state, nowMs);
+      }
+    }
+    for (String key : due(FORGET, nowMs)) {
+      forget(AssemblerStores.deadlineId(key));
+    }
+  }
+
+  /** @return the keys of the timers of {@code kind} due at or before {@code nowMs}, now deleted */
+  private List<String> due(char kind, long nowMs) {
+    List<String> keys = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it =
+        deadlines.range(AssemblerStores.firstDeadline(kind), AssemblerStores.lastDeadline(kind, nowMs))) {
+      it.forEachRemaining(kv -> keys.add(kv.key));
+    }
+    keys.forEach(deadlines::delete);
+    return keys;
+  }
+
+  private void timeOut(String txnId, TxnState txn, long nowMs) {
+    Assembly a = assemble(txnId, txn, nowMs);
+    if (a.missing() >= 0) {
+      deadLetter(InputCheck.recordKey(a.transaction().getHistoryId(), a.transaction().getSessionId()), null,
+          new Rejection("incomplete-transaction", "transaction " + txnId + " of session " + display(txn.session)
+              + " is still incomplete " + config.openTimeout() + " after its first event; opIndex " + a.missing()
+              + " never arrived, so it is emitted with status UNKNOWN and operations 1.." + (a.missing() - 1)
+              + ", leaving out opIndex " + list(a.left())),
+          nowMs);
+    }
+    txn.timedOut = true;
+    complete(txnId, txn, a.transaction(), nowMs);
+  }
+
+  private void skipGap(String session, SessionState state, long nowMs) {
+    long next = state.pending.firstKey();
+    String missing = next - 1 == state.nextSeq ? "txnSeq " + state.nextSeq : "txnSeq " + state.nextSeq + ".." + (next - 1);
+    deadLetter(display(session), null, new Rejection("sequence-gap", "session " + display(session)
+        + " has no transaction at " + missing + " " + config.sequenceGrace() + " after a later one was complete; moving on to txnSeq " + next),
+        nowMs);
+    state.nextSeq = next;
+    state.gapSince = -1;
+    state.gapSeq = -1;
+    release(session, state, null, nowMs);
+  }
+
+  private void forget(String txnId) {
+    txns.delete(txnId);
+    assembled.delete(txnId);
+    List<String> keys = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it =
+        events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
+      it.forEachRemaining((KeyValue<String, byte[]> kv) -> keys.add(kv.key));
+    }
+    keys.forEach(events::delete);
+  }
+
+  /**
+   * Forwards a dead letter. Topic, partition and offset come from the record being processed; for
+   * one raised by a timer they are the events topic, this task's partition and -1.
+   */
+  private void deadLetter(String key, byte[] raw, Rejection why, long timestampMs) {
+    Optional<RecordMetadata> meta = context.recordMetadata();
+    DeadLetter letter = new DeadLetter(raw == null ? null : ByteBuffer.wrap(raw),
+        meta.map(RecordMetadata::topic).orElse(config.eventsTopic()),
+        meta.map(RecordMetadata::partition).orElse(context.taskId().partition()),
+        meta.map(RecordMetadata::offset).orElse(-1L),
+        why.reason());
+    metrics.deadLetter(why.reasonClass());
+    context.forward(new Record<>(key, (SpecificRecord) letter, timestampMs));
+  }
+
+  private static String list(List<Integer> indexes) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < Math.min(LISTED, indexes.size()); i++) {
+      s.append(i == 0 ? "" : ", ").append(indexes.get(i));
+    }
+    if (indexes.size() > LISTED) {
+      s.append(" and ").append(indexes.size() - LISTED).append(" more");
+    }
+    return s.toString();
+  }
+
+  private static long plus(long ms, Duration d) {
+    long add = d.toMillis();
+    return ms > Long.MAX_VALUE - add ? Long.MAX_VALUE : Math.max(0, ms + add);
+  }
+}
