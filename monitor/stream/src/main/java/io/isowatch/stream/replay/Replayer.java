@@ -2,7 +2,9 @@ package io.isowatch.stream.replay;
 
 import io.isowatch.schemas.serde.RecordCodec;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -64,9 +66,44 @@ public final class Replayer implements AutoCloseable {
    *     the broker's reason)
    */
   public Counts publish(HistoryRecords records, boolean wholeTransactions, LongConsumer progress) {
-    long[] sent = new long[2];
-    AtomicReference<Exception> failure = new AtomicReference<>();
-    java.util.function.Consumer<HistoryRecords.Keyed> send = keyed -> {
+    Sender sender = new Sender(progress);
+    if (wholeTransactions) {
+      records.forEachTransaction(sender);
+    } else {
+      records.forEachEvent(sender);
+    }
+    sender.finish();
+    return new Counts(records.transactions(), sender.records, sender.bytes, records.unknownReadsLeftOut());
+  }
+
+  /**
+   * Publishes some records (e.g. part of a history's events) and waits until the broker
+   * acknowledged all of them.
+   *
+   * @param records records with their keys, in the order to publish
+   * @return the number of records published
+   * @throws KafkaException if a send fails after the producer's retries
+   */
+  public long publish(List<HistoryRecords.Keyed> records) {
+    Sender sender = new Sender(n -> { });
+    records.forEach(sender);
+    sender.finish();
+    return sender.records;
+  }
+
+  /** Sends records asynchronously, remembering the first failure. */
+  private final class Sender implements Consumer<HistoryRecords.Keyed> {
+    private final LongConsumer progress;
+    private final AtomicReference<Exception> failure = new AtomicReference<>();
+    private long records;
+    private long bytes;
+
+    Sender(LongConsumer progress) {
+      this.progress = progress;
+    }
+
+    @Override
+    public void accept(HistoryRecords.Keyed keyed) {
       if (failure.get() != null) {
         return;
       }
@@ -76,21 +113,19 @@ public final class Replayer implements AutoCloseable {
           failure.compareAndSet(null, e);
         }
       });
-      sent[0]++;
-      sent[1] += value.length;
-      progress.accept(sent[0]);
-    };
-    if (wholeTransactions) {
-      records.forEachTransaction(send);
-    } else {
-      records.forEachEvent(send);
+      records++;
+      bytes += value.length;
+      progress.accept(records);
     }
-    producer.flush();
-    Exception e = failure.get();
-    if (e != null) {
-      throw new KafkaException("publishing to " + topic + " failed: " + e.getMessage(), e);
+
+    /** Flushes and throws the first failure, if any. */
+    void finish() {
+      producer.flush();
+      Exception e = failure.get();
+      if (e != null) {
+        throw new KafkaException("publishing to " + topic + " failed: " + e.getMessage(), e);
+      }
     }
-    return new Counts(records.transactions(), sent[0], sent[1], records.unknownReadsLeftOut());
   }
 
   @Override
