@@ -52,8 +52,20 @@ final class DemoCommand implements Callable<Integer> {
       description = "Random seed of the simulated run (default: ${DEFAULT-VALUE}).")
   private long seed;
 
+  /** System property read by {@code logback.xml}: the level of Kafka's client loggers. */
+  static final String KAFKA_LOG_LEVEL = "isowatch.kafka.log.level";
+
+  /**
+   * Runs the demo. Kafka's clients log only errors during the demo (unless {@value
+   * #KAFKA_LOG_LEVEL} is set): their warnings about internal topics not created yet are normal for
+   * a starting application and would bury the witnesses. Effective because nothing has logged
+   * before this command runs, so logback reads its configuration now.
+   */
   @Override
   public Integer call() throws InterruptedException {
+    if (System.getProperty(KAFKA_LOG_LEVEL) == null) {
+      System.setProperty(KAFKA_LOG_LEVEL, "ERROR");
+    }
     if (transactions < 10) {
       throw new ParameterException(spec.commandLine(), "--transactions must be at least 10, got " + transactions);
     }
