@@ -526,7 +526,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
    * one raised by a timer they are the events topic, this task's partition and -1.
    */
   private void deadLetter(String key, byte[] raw, Rejection why, long timestampMs) {
-    Optional<RecordMetadata> meta = context.recordMetadata();
+    // in a punctuation Kafka Streams gives metadata without a topic (partition and offset -1)
+    Optional<RecordMetadata> meta = context.recordMetadata().filter(m -> m.topic() != null);
     DeadLetter letter = new DeadLetter(raw == null ? null : ByteBuffer.wrap(raw),
         meta.map(RecordMetadata::topic).orElse(config.eventsTopic()),
         meta.map(RecordMetadata::partition).orElse(context.taskId().partition()),

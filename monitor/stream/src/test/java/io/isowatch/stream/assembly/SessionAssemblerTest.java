@@ -1,0 +1,390 @@
+package io.isowatch.stream.assembly;
+
+import static io.isowatch.stream.assembly.AssemblerDriver.a;
+import static io.isowatch.stream.assembly.AssemblerDriver.begin;
+import static io.isowatch.stream.assembly.AssemblerDriver.commit;
+import static io.isowatch.stream.assembly.AssemblerDriver.dead;
+import static io.isowatch.stream.assembly.AssemblerDriver.emitted;
+import static io.isowatch.stream.assembly.AssemblerDriver.event;
+import static io.isowatch.stream.assembly.AssemblerDriver.r;
+import static io.isowatch.stream.assembly.AssemblerDriver.read;
+import static io.isowatch.stream.assembly.AssemblerDriver.timerDead;
+import static io.isowatch.stream.assembly.AssemblerDriver.txn;
+import static io.isowatch.stream.assembly.AssemblerDriver.w;
+import static io.isowatch.stream.assembly.AssemblerDriver.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.isowatch.schemas.EventKind;
+import io.isowatch.schemas.Source;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.stream.topology.MonitorConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.KeyValue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The session assembler in a {@link org.apache.kafka.streams.TopologyTestDriver}: each test pipes
+ * records and compares the whole list of forwarded records (transactions and dead letters).
+ */
+class SessionAssemblerTest {
+  private static final MonitorConfig CONFIG = MonitorConfig.defaults()
+      .withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(60));
+
+  @TempDir
+  Path stateDir;
+  private AssemblerDriver d;
+
+  private AssemblerDriver driver(MonitorConfig config) {
+    d = new AssemblerDriver(config, stateDir);
+    return d;
+  }
+
+  @AfterEach
+  void close() {
+    if (d != null) {
+      d.close();
+    }
+  }
+
+  @Test
+  void assemblesTheEventsOfATransactionInProgramOrder() {
+    AssemblerDriver d = driver(CONFIG);
+    Source src = new Source("8841", 42L, null);
+    d.send(begin("s1", "T1", 0, 1_000));
+    d.send(write("s1", "T1", 0, 1, "x", 1, 1_001));
+    d.send(read("s1", "T1", 0, 2, "y", null, 1_002));
+    d.send(event("s1", "T1", 0, 3, EventKind.APPEND, "l", 5L, 1_003));
+    d.send(read("s1", "T1", 0, 4, "l", List.of(4L, 5L), 1_004));
+    assertThat(d.out()).isEmpty();
+    d.send(new TxnEvent("db", "s1", "T1", 0L, 5, EventKind.COMMIT, null, null, Instant.ofEpochMilli(1_005), src));
+
+    Transaction expected = new Transaction("db", "s1", "T1", 0L, TxnStatus.COMMITTED,
+        List.of(w("x", 1), r("y", null), a("l", 5), r("l", List.of(4L, 5L))),
+        Instant.ofEpochMilli(1_000), Instant.ofEpochMilli(1_005), src);
+    assertThat(d.out()).containsExactly(emitted(expected));
+  }
+
+  @Test
+  void restoresProgramOrderOfEventsArrivingOutOfOrder() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(commit("s1", "T1", 0, 4, 1_004));
+    d.send(write("s1", "T1", 0, 3, "z", 3, 1_003));
+    d.send(begin("s1", "T1", 0, 1_000));
+    d.send(write("s1", "T1", 0, 1, "x", 1, 1_001));
+    assertThat(d.out()).isEmpty();
+    d.send(read("s1", "T1", 0, 2, "y", 7L, 1_002));
+
+    assertThat(d.out()).containsExactly(emitted(
+        txn("s1", "T1", 0, TxnStatus.COMMITTED, 1_000, 1_004, w("x", 1), r("y", 7L), w("z", 3))));
+  }
+
+  @Test
+  void withoutBeginTheTransactionBeginsAtItsEarliestEvent() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(write("s1", "T1", 0, 1, "x", 1, 1_001));
+    d.send(event("s1", "T1", 0, 2, EventKind.ABORT, null, null, 1_002));
+
+    assertThat(d.out()).containsExactly(emitted(txn("s1", "T1", 0, TxnStatus.ABORTED, 1_001, 1_002, w("x", 1))));
+  }
+
+  @Test
+  void restoresSessionOrderOfTransactionsArrivingOutOfOrder() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(write("s1", "T2", 1, 1, "x", 2, 2_001));
+    d.send(commit("s1", "T2", 1, 2, 2_002));
+    d.send(write("s2", "U1", 0, 1, "y", 1, 2_003));
+    d.send(commit("s2", "U1", 0, 2, 2_004));
+    List<KeyValue<String, SpecificRecord>> beforeT1 = d.out();
+    d.send(write("s1", "T1", 0, 1, "x", 1, 2_005));
+    d.send(commit("s1", "T1", 0, 2, 2_006));
+
+    assertThat(beforeT1).containsExactly(emitted(txn("s2", "U1", 0, TxnStatus.COMMITTED, 2_003, 2_004, w("y", 1))));
+    assertThat(d.out()).containsExactly(
+        emitted(txn("s1", "T1", 0, TxnStatus.COMMITTED, 2_005, 2_006, w("x", 1))),
+        emitted(txn("s1", "T2", 1, TxnStatus.COMMITTED, 2_001, 2_002, w("x", 2))));
+  }
+
+  @Test
+  void identicalDuplicatesAreIgnoredAndCounted() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(write("s1", "T1", 0, 1, "x", 1, 1_001));
+    d.send(write("s1", "T1", 0, 1, "x", 1, 1_001));
+    d.send(commit("s1", "T1", 0, 2, 1_002));
+    d.send(commit("s1", "T1", 0, 2, 1_002));
+    d.send(write("s1", "T1", 0, 1, "x", 1, 1_001));
+
+    assertThat(d.out()).containsExactly(emitted(txn("s1", "T1", 0, TxnStatus.COMMITTED, 1_001, 1_002, w("x", 1))));
+    assertThat(d.duplicates()).isEqualTo(3.0);
+  }
+
+  @Test
+  void aConflictingDuplicateGoesToTheDeadLetterTopic() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(write("s1", "T1", 0, 1, "x", 1, 1_001));
+    TxnEvent other = write("s1", "T1", 0, 1, "x", 2, 1_001);
+    d.send(other);
+    d.send(commit("s1", "T1", 0, 2, 1_002));
+
+    assertThat(d.out()).containsExactly(
+        dead("db/s1", RecordCodec.encode(other), 1,
+            "conflicting-duplicate: WRITE at opIndex 1 of T1 differs from the event received first at that opIndex"),
+        emitted(txn("s1", "T1", 0, TxnStatus.COMMITTED, 1_001, 1_002, w("x", 1))));
+    assertThat(d.deadLetters("conflicting-duplicate")).isEqualTo(1.0);
+  }
+
+  @Test
+  void malformedBytesGoToTheDeadLetterTopicWithTheirOffsetAndReason() {
+    AssemblerDriver d = driver(CONFIG);
+    byte[] valid = RecordCodec.encode(write("s1", "T1", 0, 1, "x", 1, 1_000));
+    byte[] truncatedHeader = {(byte) 0xC3, 0x01, 0x11, 0x22};
+    byte[] badMarker = valid.clone();
+    badMarker[0] = 0x7B;
+    byte[] unknownFingerprint = valid.clone();
+    Arrays.fill(unknownFingerprint, 2, 10, (byte) 0x01);
+    byte[] truncatedBody = Arrays.copyOf(valid, 14);
+    d.send("db/s1", truncatedHeader, 1_000);
+    d.send("db/s1", badMarker, 1_000);
+    d.send("db/s1", unknownFingerprint, 1_000);
+    d.send("db/s1", truncatedBody, 1_000);
+    d.send("db/s1", null, 1_000);
+    d.send("db/s1", new byte[0], 1_000);
+
+    assertThat(d.out()).containsExactly(
+        dead("db/s1", truncatedHeader, 0, "truncated: truncated header: 4 bytes, a single-object header needs 10"),
+        dead("db/s1", badMarker, 1, "bad-marker: not Avro single-object encoding: marker 7B 01 at byte 0, expected C3 01"),
+        dead("db/s1", unknownFingerprint, 2, "unknown-fingerprint: " + RecordCodec.decode(unknownFingerprint).error()),
+        dead("db/s1", truncatedBody, 3, "bad-body: " + RecordCodec.decode(truncatedBody).error()),
+        dead("db/s1", null, 4, "empty: null value (tombstone)"),
+        dead("db/s1", new byte[0], 5, "empty: empty value"));
+    assertThat(RecordCodec.decode(unknownFingerprint).error())
+        .startsWith("unknown schema fingerprint 0x0101010101010101 at byte 2 (expected one of [");
+    assertThat(RecordCodec.decode(truncatedBody).error()).startsWith("cannot read the TxnEvent body after byte 10 of 14: ");
+    assertThat(d.deadLetters("truncated")).isEqualTo(1.0);
+    assertThat(d.deadLetters("unknown-fingerprint")).isEqualTo(1.0);
+  }
+
+  @Test
+  void aRecordOfAnotherTypeIsADeadLetter() {
+    AssemblerDriver d = driver(CONFIG);
+    byte[] letter = RecordCodec.encode(new io.isowatch.schemas.DeadLetter(null, "t", 0, 0L, "x"));
+    d.send("db/s1", letter, 1_000);
+
+    assertThat(d.out()).containsExactly(dead("db/s1", letter, 0,
+        "wrong-type: a DeadLetter record on the events topic, which carries TxnEvent and Transaction records"));
+  }
+
+  @Test
+  void aTransactionWithNoEndIsEmittedAsUnknownAfterTheOpenTimeout() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(begin("s1", "T1", 0, 0));
+    d.send(write("s1", "T1", 0, 1, "x", 1, 10));
+    d.send(read("s1", "T1", 0, 2, "y", null, 20));
+    d.send(begin("s2", "U1", 0, 59_999));
+    assertThat(d.out()).isEmpty();
+    d.send(begin("s2", "U2", 1, 60_000));
+
+    assertThat(d.out()).containsExactly(
+        emitted(txn("s1", "T1", 0, TxnStatus.UNKNOWN, 0, 60_000, w("x", 1), r("y", null))));
+  }
+
+  @Test
+  void aCommitWithMissingOperationsWaitsThenTheTransactionIsUnknownWithItsCompletePrefix() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(write("s1", "T1", 0, 1, "x", 1, 0));
+    d.send(write("s1", "T1", 0, 3, "z", 3, 0));
+    d.send(commit("s1", "T1", 0, 4, 0));
+    d.send(write("s1", "T2", 1, 1, "x", 2, 1));
+    d.send(commit("s1", "T2", 1, 2, 1));
+    assertThat(d.out()).isEmpty();
+    d.send(begin("s2", "U1", 0, 60_000));
+
+    assertThat(d.out()).containsExactly(
+        timerDead("db/s1", "incomplete-transaction: transaction T1 of session db/s1 is still incomplete PT1M after its"
+            + " first event; opIndex 2 never arrived, so it is emitted with status UNKNOWN and operations 1..1,"
+            + " leaving out opIndex 3, 4"),
+        emitted(txn("s1", "T1", 0, TxnStatus.UNKNOWN, 0, 60_000, w("x", 1))),
+        emitted(txn("s1", "T2", 1, TxnStatus.COMMITTED, 1, 1, w("x", 2))));
+  }
+
+  @Test
+  void aGapIsReportedAfterTheSequenceGraceAndTheSessionMovesOn() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(write("s1", "T2", 1, 1, "x", 2, 0));
+    d.send(commit("s1", "T2", 1, 2, 0));
+    d.send(write("s1", "T4", 3, 1, "x", 4, 1));
+    d.send(commit("s1", "T4", 3, 2, 1));
+    d.send(begin("s2", "U1", 0, 29_999));
+    assertThat(d.out()).isEmpty();
+    d.send(begin("s2", "U2", 1, 30_000));
+    List<KeyValue<String, SpecificRecord>> afterFirstGrace = d.out();
+    d.send(begin("s2", "U3", 2, 60_000));
+    List<KeyValue<String, SpecificRecord>> afterSecondGrace = d.out();
+    TxnEvent late = commit("s1", "T1", 0, 1, 60_001);
+    d.send(late);
+
+    assertThat(afterFirstGrace).containsExactly(
+        timerDead("db/s1", "sequence-gap: session db/s1 has no transaction at txnSeq 0 PT30S after a later one was"
+            + " complete; moving on to txnSeq 1"),
+        emitted(txn("s1", "T2", 1, TxnStatus.COMMITTED, 0, 0, w("x", 2))));
+    assertThat(afterSecondGrace).containsExactly(
+        timerDead("db/s1", "sequence-gap: session db/s1 has no transaction at txnSeq 2 PT30S after a later one was"
+            + " complete; moving on to txnSeq 3"),
+        emitted(txn("s1", "T4", 3, TxnStatus.COMMITTED, 1, 1, w("x", 4))));
+    assertThat(d.out()).containsExactly(dead("db/s1", RecordCodec.encode(late), 7,
+        "late-event: transaction T1 has txnSeq 0 but session db/s1 has moved on to txnSeq 4"));
+    assertThat(d.deadLetters("sequence-gap")).isEqualTo(2.0);
+  }
+
+  @Test
+  void aGapThatFillsInTimeIsNotReported() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(commit("s1", "T2", 1, 1, 0));
+    d.send(commit("s1", "T1", 0, 1, 29_000));
+    d.send(begin("s2", "U1", 0, 40_000));
+
+    assertThat(d.out()).containsExactly(
+        emitted(txn("s1", "T1", 0, TxnStatus.COMMITTED, 29_000, 29_000)),
+        emitted(txn("s1", "T2", 1, TxnStatus.COMMITTED, 0, 0)));
+  }
+
+  @Test
+  void wholeTransactionsPassThroughInSessionOrderAndDuplicatesAreIgnored() {
+    AssemblerDriver d = driver(CONFIG);
+    Transaction t1 = txn("s1", "T1", 0, TxnStatus.COMMITTED, 1_000, 1_001, w("x", 1), r("y", null));
+    Transaction t2 = txn("s1", "T2", 1, TxnStatus.ABORTED, 1_002, 1_003, a("l", 1));
+    Transaction t2Changed = txn("s1", "T2", 1, TxnStatus.COMMITTED, 1_002, 1_003, a("l", 1));
+    d.send(t2, 1_003);
+    d.send(t1, 1_004);
+    d.send(t1, 1_005);
+    d.send(t2Changed, 1_006);
+
+    assertThat(d.out()).containsExactly(emitted(t1), emitted(t2),
+        dead("db/s1", RecordCodec.encode(t2Changed), 3,
+            "conflicting-duplicate: transaction T2 arrived before as a different Transaction record"));
+    assertThat(d.duplicates()).isEqualTo(1.0);
+  }
+
+  @Test
+  void protocolErrorsGoToTheDeadLetterTopicWithPreciseReasons() {
+    AssemblerDriver d = driver(CONFIG);
+    TxnEvent negativeSeq = commit("s1", "T9", -1, 1, 0);
+    TxnEvent negativeOp = event("s1", "T9", 0, -3, EventKind.READ, "x", null, 0);
+    TxnEvent wrongKey = write("s1", "T1", 0, 1, "x", 1, 0);
+    d.send(negativeSeq);
+    d.send(negativeOp);
+    d.send("db/s2", RecordCodec.encode(wrongKey), 0);
+    d.send(write("s1", "T1", 0, 1, "x", 1, 0));
+    d.send(commit("s1", "T1", 0, 2, 0));
+    TxnEvent afterCommit = write("s1", "T1", 0, 3, "x", 3, 0);
+    TxnEvent otherSession = write("s2", "T1", 0, 1, "x", 4, 0);
+    TxnEvent sameSeq = commit("s1", "T5", 1, 1, 0);
+    d.send(afterCommit);
+    d.send(otherSession);
+    d.send(write("s1", "T2", 1, 1, "y", 1, 0));
+    d.send(sameSeq);
+    TxnEvent secondEnd = event("s1", "T2", 1, 3, EventKind.ABORT, null, null, 0);
+    TxnEvent opAfterEnd = write("s1", "T2", 1, 3, "y", 3, 0);
+    d.send(commit("s1", "T2", 1, 2, 0));
+    d.send(write("s1", "T3", 2, 1, "y", 1, 0));
+    d.send(write("s1", "T3", 2, 3, "y", 3, 0));
+    TxnEvent endBeforeOp = commit("s1", "T3", 2, 2, 0);
+    d.send(endBeforeOp);
+    TxnEvent beginWithKey = event("s1", "T3", 2, 0, EventKind.BEGIN, "k", null, 0);
+    TxnEvent writeWithList = event("s1", "T3", 2, 2, EventKind.WRITE, "k", List.of(1L), 0);
+    d.send(beginWithKey);
+    d.send(writeWithList);
+
+    assertThat(d.out()).containsExactly(
+        dead("db/s1", RecordCodec.encode(negativeSeq), 0, "negative-sequence: txnSeq -1 of transaction T9"),
+        dead("db/s1", RecordCodec.encode(negativeOp), 1, "negative-sequence: opIndex -3 of transaction T9"),
+        dead("db/s2", RecordCodec.encode(wrongKey), 2,
+            "key-mismatch: record key \"db/s2\" but the record is of session \"db/s1\" of transaction T1"),
+        emitted(txn("s1", "T1", 0, TxnStatus.COMMITTED, 0, 0, w("x", 1))),
+        dead("db/s1", RecordCodec.encode(afterCommit), 5, "op-after-end: WRITE at opIndex 3 of T1 comes after its COMMIT at opIndex 2"),
+        dead("db/s2", RecordCodec.encode(otherSession), 6, "txn-id-reused: transaction T1 belongs to session db/s1, not db/s2"),
+        dead("db/s1", RecordCodec.encode(sameSeq), 8,
+            "duplicate-sequence: transaction T5 claims txnSeq 1 of session db/s1, which transaction T2 holds"),
+        emitted(txn("s1", "T2", 1, TxnStatus.COMMITTED, 0, 0, w("y", 1))),
+        dead("db/s1", RecordCodec.encode(endBeforeOp), 12, "op-after-end: COMMIT at opIndex 2 of T3: an operation at opIndex 3 was already received"),
+        dead("db/s1", RecordCodec.encode(beginWithKey), 13, "bad-event: BEGIN of T3 at opIndex 0 carries a key"),
+        dead("db/s1", RecordCodec.encode(writeWithList), 14, "bad-event: WRITE of T3 at opIndex 2 has a list value, WRITE takes one long"));
+    d.send(secondEnd);
+    d.send(opAfterEnd);
+    assertThat(d.out()).containsExactly(
+        dead("db/s1", RecordCodec.encode(secondEnd), 15, "op-after-end: ABORT at opIndex 3 of T2 comes after its COMMIT at opIndex 2"),
+        dead("db/s1", RecordCodec.encode(opAfterEnd), 16, "op-after-end: WRITE at opIndex 3 of T2 comes after its COMMIT at opIndex 2"));
+  }
+
+  @Test
+  void aSecondEndOfAnOpenTransactionConflicts() {
+    AssemblerDriver d = driver(CONFIG);
+    d.send(commit("s1", "T1", 0, 3, 0));
+    TxnEvent abort = event("s1", "T1", 0, 2, EventKind.ABORT, null, null, 0);
+    d.send(abort);
+
+    assertThat(d.out()).containsExactly(dead("db/s1", RecordCodec.encode(abort), 1,
+        "conflicting-end: ABORT at opIndex 2 of T1: the transaction already ended with COMMIT at opIndex 3"));
+  }
+
+  @Test
+  void limitsAreEnforcedWithDeadLetters() {
+    MonitorConfig limited = CONFIG.withLimits(new MonitorConfig.Limits(2, 2, 8, 3));
+    AssemblerDriver d = driver(limited);
+    TxnEvent thirdOp = write("s1", "T1", 0, 3, "x", 3, 0);
+    TxnEvent longEnd = commit("s1", "T1", 0, 4, 0);
+    TxnEvent longKey = write("s1", "T1", 0, 1, "123456789", 3, 0);
+    TxnEvent longList = read("s1", "T1", 0, 1, "x", List.of(1L, 2L, 3L, 4L), 0);
+    TxnEvent longTxnId = commit("s1", "T123456789", 0, 1, 0);
+    Transaction wide = txn("s2", "W1", 0, TxnStatus.COMMITTED, 0, 0, w("x", 1), w("y", 1), w("z", 1));
+    d.send(thirdOp);
+    d.send(longEnd);
+    d.send(longKey);
+    d.send(longList);
+    d.send(longTxnId);
+    d.send(wide, 0);
+    d.send(write("s3", "V1", 0, 1, "x", 1, 0));
+    d.send(write("s3", "V2", 1, 1, "x", 1, 0));
+    TxnEvent third = write("s3", "V3", 2, 1, "x", 1, 0);
+    d.send(third);
+
+    assertThat(d.out()).containsExactly(
+        dead("db/s1", RecordCodec.encode(thirdOp), 0,
+            "too-many-operations: WRITE of T1 at opIndex 3 is past the limit of 2 operations per transaction"),
+        dead("db/s1", RecordCodec.encode(longEnd), 1,
+            "too-many-operations: COMMIT of T1 at opIndex 4 ends a transaction of 3 operations, the limit is 2"),
+        dead("db/s1", RecordCodec.encode(longKey), 2, "oversized-field: WRITE of T1 at opIndex 1: key is 9 bytes, the limit is 8"),
+        dead("db/s1", RecordCodec.encode(longList), 3,
+            "oversized-field: READ of T1 at opIndex 1: the list read has 4 elements, the limit is 3"),
+        dead("db/s1", RecordCodec.encode(longTxnId), 4, "oversized-field: txnId is 10 bytes, the limit is 8"),
+        dead("db/s2", RecordCodec.encode(wide), 5, "too-many-operations: transaction W1 has 3 operations, the limit is 2"),
+        dead("db/s3", RecordCodec.encode(third), 8,
+            "too-many-open-transactions: session db/s3 has 2 transactions open or waiting, the limit; transaction V3 refused"));
+    assertThat(d.deadLetters("too-many-operations")).isEqualTo(3.0);
+  }
+
+  @Test
+  void duplicatesAreRecognisedForTheRetentionThenLateCopiesAreDeadLetters() {
+    AssemblerDriver d = driver(CONFIG.withDuplicateRetention(Duration.ofSeconds(10)));
+    byte[] t1 = RecordCodec.encode(commit("s1", "T1", 0, 1, 0));
+    d.send("db/s1", t1, 0);
+    d.send("db/s1", t1, 9_000);
+    d.send(begin("s2", "U1", 0, 10_000));
+    d.send("db/s1", t1, 10_001);
+
+    assertThat(d.out()).containsExactly(
+        emitted(txn("s1", "T1", 0, TxnStatus.COMMITTED, 0, 0)),
+        dead("db/s1", t1, 3,
+            "late-event: transaction T1 has txnSeq 0 but session db/s1 has moved on to txnSeq 1"));
+    assertThat(d.duplicates()).isEqualTo(1.0);
+  }
+}
