@@ -159,8 +159,8 @@ final class ReplayCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--transactions must be at least 1, got " + n);
     }
     return switch (level) {
-      case SNAPSHOT_ISOLATION -> WriteSkewWorkload.generate(n, 8, 32, Math.max(2, n / 5), seed).history();
-      case SERIALIZABLE -> WriteSkewWorkload.generate(n, 8, 32, Integer.MAX_VALUE, seed).history();
+      case SNAPSHOT_ISOLATION -> WriteSkewWorkload.snapshotIsolationRun(n, seed).history();
+      case SERIALIZABLE -> WriteSkewWorkload.serializableRun(n, seed).history();
       default -> throw new ParameterException(spec.commandLine(), "--sim " + level.cliName()
           + " needs the engine simulator, which is not in this build yet; use snapshot-isolation or"
           + " serializable, or --from FILE");

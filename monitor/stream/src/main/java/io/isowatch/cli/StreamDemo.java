@@ -121,8 +121,7 @@ public final class StreamDemo {
               (where, reason) -> note(where + " is not a violation: " + reason))) {
         note("monitor started (application.id " + appId + "), expecting " + r.expected().cliName());
 
-        WriteSkewWorkload.Generated run = WriteSkewWorkload.generate(r.transactions(), 8, 32,
-            Math.max(2, r.transactions() / 5), r.seed());
+        WriteSkewWorkload.Generated run = WriteSkewWorkload.snapshotIsolationRun(r.transactions(), r.seed());
         HistoryRecords records = new HistoryRecords(run.history(), "demo", Instant.now(), Duration.ofMillis(1));
         Replayer.Counts counts;
         try (Replayer replayer = new Replayer(clients, config.eventsTopic())) {

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -41,6 +42,8 @@ public final class ViolationFeed implements AutoCloseable {
    * @param sink receives each violation
    * @param undecodable receives the record's coordinates ({@code topic-partition@offset}) and the
    *     reason of a record that is not a violation
+   * @throws IllegalStateException if the topic does not exist
+   * @throws org.apache.kafka.common.KafkaException if the cluster cannot be reached in time
    */
   public ViolationFeed(Properties clientProperties, String topic, boolean fromBeginning,
       Consumer<Violation> sink, BiConsumer<String, String> undecodable) {
@@ -52,8 +55,12 @@ public final class ViolationFeed implements AutoCloseable {
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.remove(ConsumerConfig.GROUP_ID_CONFIG);
     consumer = new KafkaConsumer<>(props);
-    List<org.apache.kafka.common.TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-        .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+    List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+        .map(p -> new TopicPartition(topic, p.partition())).toList();
+    if (partitions.isEmpty()) {
+      consumer.close();
+      throw new IllegalStateException("topic " + topic + " does not exist");
+    }
     consumer.assign(partitions);
     if (fromBeginning) {
       consumer.seekToBeginning(partitions);

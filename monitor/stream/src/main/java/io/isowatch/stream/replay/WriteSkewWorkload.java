@@ -33,7 +33,36 @@ public final class WriteSkewWorkload {
    */
   public record Generated(History history, List<long[]> skews) {}
 
+  /** Sessions of {@link #snapshotIsolationRun}. */
+  public static final int SESSIONS = 8;
+  /** Keys of {@link #snapshotIsolationRun}. */
+  public static final int KEYS = 32;
+
   private WriteSkewWorkload() {}
+
+  /**
+   * The run of {@code isowatch demo} and {@code isowatch replay --sim snapshot-isolation}: {@value
+   * #SESSIONS} sessions, {@value #KEYS} keys, a write skew every {@code transactions / 5} steps
+   * (about four in all).
+   *
+   * @param transactions about how many transactions, at least 1
+   * @param seed the random seed
+   * @return the history and its injected write skews
+   */
+  public static Generated snapshotIsolationRun(int transactions, long seed) {
+    return generate(transactions, SESSIONS, KEYS, Math.max(2, transactions / 5), seed);
+  }
+
+  /**
+   * The same workload with no write skew: a serializable run.
+   *
+   * @param transactions how many transactions, at least 1
+   * @param seed the random seed
+   * @return the history (no skews)
+   */
+  public static Generated serializableRun(int transactions, long seed) {
+    return generate(transactions, SESSIONS, KEYS, Integer.MAX_VALUE, seed);
+  }
 
   /**
    * @param transactions about how many transactions (the last step may add up to 2 more), at least 1
