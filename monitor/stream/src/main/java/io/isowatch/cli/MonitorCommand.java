@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
           + " violation of the expected level, with its witness, to the violations topic (exactly"
           + " once); records it cannot use go to the dead-letter topic with the reason. Runs until"
           + " SIGTERM or Ctrl-C, then closes cleanly. Metrics for Prometheus are served at"
-          + " http://BIND:PORT/metrics (docs/monitoring.md).",
+          + " http://BIND:PORT/metrics.",
       ""
     },
     footer = {
@@ -45,14 +45,20 @@ import picocli.CommandLine.Spec;
       "Examples:",
       "  isowatch monitor --bootstrap-servers localhost:9092 --create-topics",
       "  isowatch monitor --bootstrap-servers kafka:9093 --config client.properties \\",
-      "      --level snapshot-isolation --level-for orders-db=serializable --window-time 15m",
+      "      --level snapshot-isolation --level-for orders-db=serializable \\",
+      "      --window-time 15m",
       "",
-      "The config file (Java properties) may set any Kafka Streams or client setting and overrides"
-          + " the monitor's defaults, e.g. security.protocol=SASL_SSL, sasl.mechanism=SCRAM-SHA-512,"
-          + " sasl.jaas.config=..., ssl.truststore.location=..., num.stream.threads=4, state.dir=...",
+      "The config file (Java properties) may set any Kafka Streams or client setting",
+      "and overrides the monitor's defaults, for example:",
+      "  security.protocol=SASL_SSL",
+      "  sasl.mechanism=SCRAM-SHA-512",
+      "  sasl.jaas.config=... (the JAAS line of the SCRAM login module)",
+      "  ssl.truststore.location=/etc/isowatch/truststore.jks",
+      "  num.stream.threads=4",
+      "The metrics are listed in docs/monitoring.md.",
       "",
-      "Exit codes: 0 stopped on request, 2 bad usage or setup (missing topics, port taken),",
-      "            3 Kafka Streams failed."
+      "Exit codes: 0 stopped on request, 2 bad usage or setup (missing topics,",
+      "            metrics port taken, unreadable config), 3 Kafka Streams failed."
     })
 final class MonitorCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;

@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  isowatch replay --bootstrap-servers localhost:9092 --from history.jsonl",
-      "  isowatch replay --bootstrap-servers localhost:9092 --sim snapshot-isolation --transactions 5000",
+      "  isowatch replay --bootstrap-servers localhost:9092 --sim snapshot-isolation \\",
+      "      --transactions 5000",
       "",
       "Exit codes: 0 published, 2 bad input or usage, 3 publishing failed."
     })
