@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
     },
     footer = {
       "",
-      "Exit codes: 0 the monitor found every injected write skew (none when --level allows them),",
-      "            1 it did not, or did not finish within 45 s."
+      "Exit codes: 0 the monitor found every injected write skew (none when --level",
+      "            allows them), 1 it did not, or did not finish within 45 s."
     })
 final class DemoCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
