@@ -98,9 +98,12 @@ class MonitorIntegrationTest {
     int half = events.size() / 2;
     publish(config, events.subList(0, half));
     MonitorProcess first = MonitorProcess.start(tmp.resolve("first.log"), appId, config, stateDir, configFile);
-    await().atMost(PATIENCE).until(() -> violations(config).size() >= 2);
-    publish(config, events.subList(half, events.size()));
-    first.kill();
+    try {
+      await().atMost(PATIENCE).until(() -> violations(config).size() >= 2);
+      publish(config, events.subList(half, events.size()));
+    } finally {
+      first.kill();
+    }
     int seenAtKill = violations(config).size();
     assertThat(seenAtKill).isLessThan(expected.size());
 
