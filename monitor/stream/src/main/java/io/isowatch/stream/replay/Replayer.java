@@ -1,5 +1,7 @@
 package io.isowatch.stream.replay;
 
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.serde.RecordCodec;
 import java.time.Duration;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -19,7 +22,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * enable.idempotence=true}, {@code acks=all}: a retried send is written once and the records of one
  * partition keep their order; Kafka documentation, "Producer Configs"). Keys are {@code
  * historyId/sessionId} (string), values the single-object Avro encoding of {@link RecordCodec}, so
- * the records of one session land in one partition in session order.
+ * the records of one session land in one partition in session order; each record's timestamp is
+ * its event time ({@link #eventTimeMillis}).
  *
  * <p>Not thread-safe; one replay at a time.
  */
@@ -91,6 +95,22 @@ public final class Replayer implements AutoCloseable {
     return sender.records;
   }
 
+  /**
+   * @return the record's event time in milliseconds since the epoch: a {@link TxnEvent}'s {@code
+   *     time}, a {@link Transaction}'s {@code endTime}; it becomes the Kafka record's timestamp, so
+   *     that Kafka Streams' stream time follows the history's event time (Kafka Streams
+   *     documentation, "Time": the default timestamp extractor reads the record timestamp)
+   */
+  static long eventTimeMillis(SpecificRecord record) {
+    if (record instanceof TxnEvent e) {
+      return e.getTime().toEpochMilli();
+    }
+    if (record instanceof Transaction t) {
+      return t.getEndTime().toEpochMilli();
+    }
+    throw new IllegalArgumentException("not a TxnEvent or Transaction: " + record.getSchema().getName());
+  }
+
   /** Sends records asynchronously, remembering the first failure. */
   private final class Sender implements Consumer<HistoryRecords.Keyed> {
     private final LongConsumer progress;
@@ -108,7 +128,7 @@ public final class Replayer implements AutoCloseable {
         return;
       }
       byte[] value = RecordCodec.encode(keyed.value());
-      producer.send(new ProducerRecord<>(topic, keyed.key(), value), (meta, e) -> {
+      producer.send(new ProducerRecord<>(topic, null, eventTimeMillis(keyed.value()), keyed.key(), value), (meta, e) -> {
         if (e != null) {
           failure.compareAndSet(null, e);
         }
