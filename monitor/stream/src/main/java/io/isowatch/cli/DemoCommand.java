@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Exit codes: 0 the monitor found every injected write skew (none when --level",
-      "            allows them), 1 it did not, or did not finish within 45 s."
+      "            allows them), 1 it did not, or did not finish within 60 s of",
+      "            publishing the run."
     })
 final class DemoCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
