@@ -10,7 +10,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code isowatch}, the command line (picocli): the subcommands {@code check} and {@code demo}.
+ * {@code isowatch}, the command line (picocli): the subcommands {@code check}, {@code monitor},
+ * {@code replay} and {@code demo}.
  * This class only wires: {@link #commandLine} builds the parser with the project's exit codes, and
  * {@link #main} runs it on the process's streams.
  */
@@ -20,12 +21,13 @@ import picocli.CommandLine.Spec;
     exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
-    subcommands = {CheckCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {CheckCommand.class, MonitorCommand.class, ReplayCommand.class, DemoCommand.class,
+      CommandLine.HelpCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     description = {
       "Checks whether a database gives the isolation level it advertises: reads a transaction"
-          + " history and reports every violation of read committed, read atomic or causal"
-          + " consistency with a witness in words.",
+          + " history, or watches a stream of transaction events in Kafka, and reports every"
+          + " violation of the expected level with a witness in words.",
       ""
     },
     footer = {
@@ -34,8 +36,11 @@ import picocli.CommandLine.Spec;
       "  isowatch demo",
       "  isowatch check history.jsonl",
       "  isowatch check --level causal --json history.plume.txt",
+      "  isowatch monitor --bootstrap-servers localhost:9092 --create-topics",
+      "  isowatch replay --bootstrap-servers localhost:9092 --from history.jsonl",
       "",
-      "Exit codes: 0 consistent, 1 violation found, 2 bad input or usage, 3 internal error."
+      "Exit codes: 0 consistent (or done), 1 violation found, 2 bad input or usage,",
+      "            3 internal error; each command's --help has its own."
     })
 public final class IsowatchCli implements Runnable {
   /** System property set by the launcher: whether standard error is a terminal. */
@@ -46,7 +51,7 @@ public final class IsowatchCli implements Runnable {
   /** Without a subcommand there is nothing to do: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: use 'check' or 'demo'");
+    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay or demo (isowatch --help lists them)");
   }
 
   /**

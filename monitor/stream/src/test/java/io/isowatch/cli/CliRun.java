@@ -2,7 +2,6 @@ package io.isowatch.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -28,12 +27,11 @@ record CliRun(int exitCode, String out, String err) {
     return out.lines().limit(n).toList();
   }
 
-  /** @return the path of a sample bundled under {@code /samples/} */
+  /**
+   * @return the path of an example history under {@code docs/examples/} (tests run in the module's
+   *     directory, {@code monitor/stream})
+   */
   static Path sample(String name) {
-    try {
-      return Path.of(CliRun.class.getResource("/samples/" + name).toURI());
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
+    return Path.of("../../docs/examples", name).toAbsolutePath().normalize();
   }
 }

@@ -1,0 +1,223 @@
+package io.isowatch.cli;
+
+import io.isowatch.checker.level.Level;
+import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.metrics.MetricsEndpoint;
+import io.isowatch.stream.topology.MonitorConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.streams.StreamsConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code isowatch monitor}: parses the options into a {@link MonitorRequest} and runs {@link MonitorRunner}. */
+@Command(
+    name = "monitor",
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
+    exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
+    versionProvider = IsowatchCli.Version.class,
+    sortOptions = false,
+    header = "Run the streaming monitor (Kafka Streams) against a Kafka cluster.",
+    description = {
+      "Reads transaction events from the events topic, assembles each session's transactions,"
+          + " checks every history incrementally over a sliding window, and publishes each"
+          + " violation of the expected level, with its witness, to the violations topic (exactly"
+          + " once); records it cannot use go to the dead-letter topic with the reason. Runs until"
+          + " SIGTERM or Ctrl-C, then closes cleanly. Metrics for Prometheus are served at"
+          + " http://BIND:PORT/metrics.",
+      ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  isowatch monitor --bootstrap-servers localhost:9092 --create-topics",
+      "  isowatch monitor --bootstrap-servers kafka:9093 --config client.properties \\",
+      "      --level snapshot-isolation --level-for orders-db=serializable \\",
+      "      --window-time 15m",
+      "",
+      "The config file (Java properties) may set any Kafka Streams or client setting",
+      "and overrides the monitor's defaults, for example:",
+      "  security.protocol=SASL_SSL",
+      "  sasl.mechanism=SCRAM-SHA-512",
+      "  sasl.jaas.config=... (the JAAS line of the SCRAM login module)",
+      "  ssl.truststore.location=/etc/isowatch/truststore.jks",
+      "  num.stream.threads=4",
+      "The metrics are listed in docs/monitoring.md.",
+      "",
+      "Exit codes: 0 stopped on request, 2 bad usage or setup (missing topics,",
+      "            metrics port taken, unreadable config), 3 Kafka Streams failed."
+    })
+final class MonitorCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT",
+      description = "Kafka brokers to connect to, comma separated.")
+  private String bootstrapServers;
+
+  @Option(names = "--level", paramLabel = "LEVEL", converter = StreamOptions.LevelConverter.class,
+      description = "The level every history is expected to give (default: ${DEFAULT-VALUE}): "
+          + "read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation, serializable.",
+      defaultValue = "serializable")
+  private Level level;
+
+  @Option(names = "--level-for", paramLabel = "HISTORY=LEVEL",
+      description = "The level expected of one history (historyId), overriding --level; repeatable.")
+  private Map<String, String> levelFor = new LinkedHashMap<>();
+
+  @Option(names = "--application-id", paramLabel = "ID", defaultValue = "isowatch-monitor",
+      description = "Kafka Streams application.id: the consumer group and the prefix of internal"
+          + " topics; instances with the same id share the work (default: ${DEFAULT-VALUE}).")
+  private String applicationId;
+
+  @Option(names = "--window-transactions", paramLabel = "N",
+      description = "Transactions of one history kept in the sliding window (default: 100000).")
+  private Integer windowTransactions;
+
+  @Option(names = "--window-time", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
+      description = "How far back in event time the window reaches, e.g. 15m; 0 for no time bound"
+          + " (default: 0).")
+  private Duration windowTime;
+
+  @Option(names = "--read-grace", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
+      description = "How long (event time) a read whose writer has not arrived waits before it is"
+          + " reported as unresolved (default: 30s).")
+  private Duration readGrace;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Kafka Streams and client settings (Java properties), e.g. security.")
+  private Path config;
+
+  @Option(names = "--state-dir", paramLabel = "DIR",
+      description = "Where the state stores live (Kafka Streams state.dir; default: its own,"
+          + " java.io.tmpdir/kafka-streams).")
+  private Path stateDir;
+
+  @Option(names = "--events-topic", paramLabel = "TOPIC", defaultValue = MonitorConfig.EVENTS,
+      description = "Input topic (default: ${DEFAULT-VALUE}).")
+  private String eventsTopic;
+
+  @Option(names = "--violations-topic", paramLabel = "TOPIC", defaultValue = MonitorConfig.VIOLATIONS,
+      description = "Output topic of violations (default: ${DEFAULT-VALUE}).")
+  private String violationsTopic;
+
+  @Option(names = "--dlq-topic", paramLabel = "TOPIC", defaultValue = MonitorConfig.DLQ,
+      description = "Output topic of records the monitor could not use (default: ${DEFAULT-VALUE}).")
+  private String dlqTopic;
+
+  @Option(names = "--create-topics",
+      description = "Create the events, violations and dead-letter topics when missing.")
+  private boolean createTopics;
+
+  @Option(names = "--partitions", paramLabel = "N",
+      description = "Partitions of topics created by --create-topics (default: the broker's).")
+  private Integer partitions;
+
+  @Option(names = "--replication-factor", paramLabel = "N",
+      description = "Replication factor of topics created by --create-topics (default: the broker's).")
+  private Short replication;
+
+  @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "" + MetricsEndpoint.DEFAULT_PORT,
+      description = "Port of the Prometheus endpoint /metrics; 0 picks a free port, -1 serves none"
+          + " (default: ${DEFAULT-VALUE}).")
+  private int metricsPort;
+
+  @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = MetricsEndpoint.DEFAULT_BIND,
+      description = "Address the endpoint listens on; 0.0.0.0 for every interface (default: ${DEFAULT-VALUE}).")
+  private String metricsBind;
+
+  @Option(names = "--metrics-token-file", paramLabel = "FILE",
+      description = "A file holding a bearer token that scrapes must send (Authorization: Bearer TOKEN).")
+  private Path metricsTokenFile;
+
+  @Option(names = "--print-violations", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Print one line per violation as it is published (default: on).")
+  private boolean printViolations;
+
+  @Override
+  public Integer call() throws Exception {
+    MonitorConfig cfg = buildConfig();
+    Properties overlay = new Properties();
+    if (config != null) {
+      try {
+        overlay = MonitorApp.readConfigFile(config);
+      } catch (IOException e) {
+        throw new ParameterException(spec.commandLine(), "--config " + config + ": cannot read (" + e + ")");
+      }
+    }
+    if (stateDir != null) {
+      overlay.setProperty(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    }
+    Optional<String> token = Optional.empty();
+    if (metricsTokenFile != null) {
+      try {
+        token = Optional.of(Files.readString(metricsTokenFile, StandardCharsets.UTF_8).strip());
+      } catch (IOException e) {
+        throw new ParameterException(spec.commandLine(), "--metrics-token-file " + metricsTokenFile
+            + ": cannot read (" + e + ")");
+      }
+      if (token.get().isEmpty()) {
+        throw new ParameterException(spec.commandLine(), "--metrics-token-file " + metricsTokenFile + " is empty");
+      }
+    }
+    MonitorRequest request = new MonitorRequest(cfg, bootstrapServers, applicationId, overlay, createTopics,
+        Optional.ofNullable(partitions), Optional.ofNullable(replication), metricsBind, metricsPort, token,
+        printViolations);
+    CountDownLatch stop = new CountDownLatch(1);
+    CountDownLatch finished = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      stop.countDown();
+      try {
+        finished.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "isowatch-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return new MonitorRunner(spec.commandLine().getOut(), spec.commandLine().getErr())
+          .run(request, stop, app -> { });
+    } finally {
+      finished.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: the JVM exits after it
+      }
+    }
+  }
+
+  private MonitorConfig buildConfig() {
+    MonitorConfig d = MonitorConfig.defaults();
+    Map<String, Level> levels = new LinkedHashMap<>();
+    levelFor.forEach((history, name) -> {
+      try {
+        levels.put(history, Level.parse(name));
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--level-for " + history + "=" + name + ": " + e.getMessage());
+      }
+    });
+    try {
+      return d.withTopics(eventsTopic, violationsTopic, dlqTopic)
+          .withExpectedLevel(level)
+          .withLevelByHistory(levels)
+          .withWindow(windowTransactions == null ? d.windowTransactions() : windowTransactions,
+              windowTime == null ? d.windowTime() : windowTime)
+          .withTimeouts(readGrace == null ? d.readGrace() : readGrace, d.sequenceGrace(), d.openTimeout());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package io.isowatch.cli;
+
+import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.app.ViolationFeed;
+import io.isowatch.stream.kafka.Topics;
+import io.isowatch.stream.metrics.MetricsEndpoint;
+import io.isowatch.stream.metrics.MonitorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * Runs {@code isowatch monitor}: checks that the topics exist (or creates them), starts the metrics
+ * endpoint and the {@link MonitorApp}, optionally follows the violations topic, and waits until
+ * asked to stop or until Kafka Streams fails.
+ *
+ * <p>Exit codes ({@link ExitCode}): {@code 0} stopped on request ({@code stop} counted down, e.g. by
+ * the SIGTERM/Ctrl-C shutdown hook), {@code 2} a setup problem the user can fix (missing topics,
+ * metrics port taken, unreadable config), {@code 3} Kafka Streams went to {@code ERROR} or stopped
+ * by itself.
+ */
+final class MonitorRunner {
+  private final PrintWriter out;
+  private final PrintWriter err;
+
+  /**
+   * @param out violations' headlines and the startup line
+   * @param err errors and state changes
+   */
+  MonitorRunner(PrintWriter out, PrintWriter err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /**
+   * Client settings for the admin client and the violation feed: the user's overlay (security
+   * settings) and the bootstrap servers.
+   */
+  static Properties clientProperties(Properties overlay, String bootstrapServers) {
+    Properties p = new Properties();
+    for (String name : overlay.stringPropertyNames()) {
+      if (name.startsWith("security.") || name.startsWith("sasl.") || name.startsWith("ssl.")
+          || name.startsWith("client.dns.") || name.equals("request.timeout.ms")) {
+        p.setProperty(name, overlay.getProperty(name));
+      }
+    }
+    p.setProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return p;
+  }
+
+  /**
+   * @param r the request
+   * @param stop counted down to stop the monitor cleanly; counted down here too when Kafka Streams fails
+   * @param started receives the running app once started (tests use it), may be a no-op
+   * @return the exit code
+   * @throws InterruptedException if interrupted while waiting
+   */
+  int run(MonitorRequest r, CountDownLatch stop, java.util.function.Consumer<MonitorApp> started)
+      throws InterruptedException {
+    Properties clients = clientProperties(r.overlay(), r.bootstrapServers());
+    try (Admin admin = Admin.create(clients)) {
+      Set<String> missing = Topics.missing(admin, Topics.of(r.config()));
+      if (!missing.isEmpty() && r.createTopics()) {
+        Topics.create(admin, java.util.List.copyOf(missing), r.partitions(), r.replication(), Optional.empty());
+        err.println("monitor: created topics " + String.join(", ", missing));
+      } else if (!missing.isEmpty()) {
+        err.println("isowatch monitor: topic(s) " + String.join(", ", missing) + " do not exist on "
+            + r.bootstrapServers() + "; create them (e.g. kafka-topics.sh --bootstrap-server "
+            + r.bootstrapServers() + " --create --topic " + missing.iterator().next()
+            + " --partitions 6) or pass --create-topics");
+        return ExitCode.BAD_INPUT;
+      }
+    } catch (IllegalStateException e) {
+      err.println("isowatch monitor: cannot reach Kafka at " + r.bootstrapServers() + ": " + e.getMessage()
+          + "; check --bootstrap-servers and the security settings in --config");
+      return ExitCode.BAD_INPUT;
+    }
+
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    MonitorMetrics metrics = new MonitorMetrics(registry);
+    MetricsEndpoint endpoint = null;
+    if (r.metricsPort() >= 0) {
+      try {
+        endpoint = MetricsEndpoint.start(registry, r.metricsBind(), r.metricsPort(), r.metricsToken());
+      } catch (IOException e) {
+        err.println("isowatch monitor: cannot serve metrics on " + r.metricsBind() + ":" + r.metricsPort()
+            + " (" + e.getMessage() + "); pass another --metrics-port (0 picks a free one) or --metrics-port -1");
+        return ExitCode.BAD_INPUT;
+      }
+    }
+    AtomicReference<KafkaStreams.State> failed = new AtomicReference<>();
+    AtomicBoolean closing = new AtomicBoolean();
+    ViolationFeed feed = null;
+    MonitorApp app = MonitorApp.start(r.config(), metrics,
+        MonitorApp.properties(r.applicationId(), r.bootstrapServers(), r.overlay()),
+        state -> {
+          err.println("monitor: Kafka Streams " + state);
+          err.flush();
+          if (!closing.get()
+              && (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING)) {
+            failed.compareAndSet(null, state);
+            stop.countDown();
+          }
+        });
+    try {
+      out.println("monitor: application " + r.applicationId() + " on " + r.bootstrapServers() + ", reading "
+          + r.config().eventsTopic() + ", expecting " + r.config().expectedLevel().cliName()
+          + (endpoint == null ? "" : "; metrics at http://" + r.metricsBind() + ":" + endpoint.port()
+              + MetricsEndpoint.PATH));
+      out.flush();
+      if (r.printViolations()) {
+        feed = new ViolationFeed(clients, r.config().violationsTopic(), false,
+            v -> {
+              out.println(ViolationText.headline(v));
+              out.flush();
+            },
+            (where, reason) -> err.println("monitor: " + where + " is not a violation: " + reason));
+      }
+      started.accept(app);
+      stop.await();
+    } finally {
+      closing.set(true);
+      if (feed != null) {
+        feed.close();
+      }
+      app.close(Duration.ofSeconds(30));
+      if (endpoint != null) {
+        endpoint.close();
+      }
+      registry.close();
+    }
+    if (failed.get() != null) {
+      err.println("isowatch monitor: Kafka Streams stopped (" + failed.get() + "); see the log above");
+      return ExitCode.INTERNAL_ERROR;
+    }
+    return ExitCode.CONSISTENT;
+  }
+}

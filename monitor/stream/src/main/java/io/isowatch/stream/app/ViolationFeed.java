@@ -1,0 +1,108 @@
+package io.isowatch.stream.app;
+
+import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.serde.RecordCodec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Follows the violations topic on its own thread and hands each {@link Violation} to a callback as
+ * soon as its transaction is committed: the consumer reads with {@code
+ * isolation.level=read_committed}, so violations of a transaction the monitor aborted (a crashed
+ * stream thread under {@code exactly_once_v2}) are never seen (Kafka documentation, "Consumer
+ * Configs", {@code isolation.level}). It has no consumer group: it is assigned every partition
+ * and reads from the beginning or the end.
+ *
+ * <p>A record that does not decode as a {@code Violation} goes to the {@code undecodable} callback
+ * with the codec's reason. Callbacks run on the feed's thread, one at a time.
+ */
+public final class ViolationFeed implements AutoCloseable {
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Thread thread;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  /**
+   * Starts following.
+   *
+   * @param clientProperties client settings (bootstrap servers, security); deserializers, isolation
+   *     level and offset reset are set here
+   * @param topic the violations topic
+   * @param fromBeginning read the violations already there ({@code true}) or only new ones
+   * @param sink receives each violation
+   * @param undecodable receives the record's coordinates ({@code topic-partition@offset}) and the
+   *     reason of a record that is not a violation
+   * @throws IllegalStateException if the topic does not exist
+   * @throws org.apache.kafka.common.KafkaException if the cluster cannot be reached in time
+   */
+  public ViolationFeed(Properties clientProperties, String topic, boolean fromBeginning,
+      Consumer<Violation> sink, BiConsumer<String, String> undecodable) {
+    Properties props = new Properties();
+    props.putAll(clientProperties);
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    consumer = new KafkaConsumer<>(props);
+    List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+        .map(p -> new TopicPartition(topic, p.partition())).toList();
+    if (partitions.isEmpty()) {
+      consumer.close();
+      throw new IllegalStateException("topic " + topic + " does not exist");
+    }
+    consumer.assign(partitions);
+    if (fromBeginning) {
+      consumer.seekToBeginning(partitions);
+    } else {
+      consumer.seekToEnd(partitions);
+      partitions.forEach(consumer::position);
+    }
+    thread = new Thread(() -> run(sink, undecodable), "isowatch-violation-feed");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void run(Consumer<Violation> sink, BiConsumer<String, String> undecodable) {
+    try {
+      while (true) {
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          RecordCodec.Decoded d = RecordCodec.decode(r.value());
+          if (d.record() instanceof Violation v) {
+            sink.accept(v);
+          } else {
+            String where = r.topic() + "-" + r.partition() + "@" + r.offset();
+            undecodable.accept(where, d.error() != null ? d.error()
+                : "a " + d.record().getSchema().getName() + ", not a Violation");
+          }
+        }
+      }
+    } catch (WakeupException e) {
+      // close() asked us to stop
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+      stopped.countDown();
+    }
+  }
+
+  /** Stops following and waits until the consumer is closed. */
+  @Override
+  public void close() {
+    consumer.wakeup();
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.isowatch.stream.kafka;
+
+import io.isowatch.stream.topology.MonitorConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * The monitor's topics on a cluster, through an {@link Admin} client: which exist, and creating the
+ * missing ones (Kafka documentation, "Admin API": {@code createTopics}, {@code listTopics}).
+ */
+public final class Topics {
+  /** How long one admin call may take before it fails. */
+  public static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+  private Topics() {}
+
+  /** @return the events, violations and dead-letter topics of {@code config}, in that order */
+  public static List<String> of(MonitorConfig config) {
+    return List.of(config.eventsTopic(), config.violationsTopic(), config.dlqTopic());
+  }
+
+  /**
+   * @param admin a client of the cluster
+   * @param names topics
+   * @return those of {@code names} the cluster does not have (or does not let this client see), sorted
+   * @throws IllegalStateException if the cluster does not answer within {@link #ADMIN_TIMEOUT}
+   *     (cause attached)
+   */
+  public static Set<String> missing(Admin admin, List<String> names) {
+    try {
+      Set<String> existing = admin.listTopics().names().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      Set<String> missing = new TreeSet<>(names);
+      missing.removeAll(existing);
+      return missing;
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("could not list the cluster's topics: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while listing topics", e);
+    }
+  }
+
+  /**
+   * Creates topics, leaving those that already exist as they are (whatever their settings).
+   *
+   * @param admin a client of the cluster
+   * @param names the topics
+   * @param partitions partitions of each, or empty for the broker's {@code num.partitions}
+   * @param replication replication factor of each, or empty for the broker's {@code
+   *     default.replication.factor}
+   * @param retention {@code retention.ms} of each, or empty for the broker's default (7 days)
+   * @throws IllegalStateException if the cluster refuses, e.g. not authorised or a replication
+   *     factor above the number of brokers (cause attached), or does not answer within {@link
+   *     #ADMIN_TIMEOUT}
+   */
+  public static void create(Admin admin, List<String> names, Optional<Integer> partitions,
+      Optional<Short> replication, Optional<Duration> retention) {
+    List<NewTopic> topics = new ArrayList<>();
+    for (String name : names) {
+      NewTopic t = new NewTopic(name, partitions, replication);
+      retention.ifPresent(r -> t.configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(r.toMillis()))));
+      topics.add(t);
+    }
+    admin.createTopics(topics).values().forEach((name, future) -> {
+      try {
+        future.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw new IllegalStateException("could not create topic " + name + ": " + e.getCause(), e.getCause());
+        }
+      } catch (TimeoutException e) {
+        throw new IllegalStateException("creating topic " + name + " timed out after " + ADMIN_TIMEOUT, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while creating topic " + name, e);
+      }
+    });
+  }
+}

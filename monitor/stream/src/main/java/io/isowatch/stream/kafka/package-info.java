@@ -1,0 +1,7 @@
+/**
+ * Kafka plumbing of the monitor that is not the topology: {@link
+ * io.isowatch.stream.kafka.EmbeddedKafka}, an in-process single-node KRaft cluster for the demo and
+ * the integration tests, and {@link io.isowatch.stream.kafka.Topics}, which checks and creates the
+ * monitor's topics through the Admin API.
+ */
+package io.isowatch.stream.kafka;

@@ -1,0 +1,155 @@
+package io.isowatch.stream.replay;
+
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.serde.RecordCodec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Publishes {@link HistoryRecords} to the events topic with an idempotent producer ({@code
+ * enable.idempotence=true}, {@code acks=all}: a retried send is written once and the records of one
+ * partition keep their order; Kafka documentation, "Producer Configs"). Keys are {@code
+ * historyId/sessionId} (string), values the single-object Avro encoding of {@link RecordCodec}, so
+ * the records of one session land in one partition in session order; each record's timestamp is
+ * its event time ({@link #eventTimeMillis}).
+ *
+ * <p>Not thread-safe; one replay at a time.
+ */
+public final class Replayer implements AutoCloseable {
+  /**
+   * What a replay published.
+   *
+   * @param transactions transactions published
+   * @param records records published (events, or transactions with {@code --whole-transactions})
+   * @param bytes value bytes published
+   * @param unknownReadsLeftOut reads left out because their result is unknown
+   */
+  public record Counts(long transactions, long records, long bytes, int unknownReadsLeftOut) {}
+
+  private final KafkaProducer<String, byte[]> producer;
+  private final String topic;
+
+  /**
+   * @param clientProperties client settings (bootstrap servers, security); the serializers, {@code
+   *     acks} and idempotence are set here
+   * @param topic the events topic
+   */
+  public Replayer(Properties clientProperties, String topic) {
+    Properties props = new Properties();
+    props.putAll(clientProperties);
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
+    props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    this.producer = new KafkaProducer<>(props);
+    this.topic = topic;
+  }
+
+  /**
+   * Publishes every record and waits until the broker acknowledged all of them.
+   *
+   * @param records the history as records
+   * @param wholeTransactions {@link io.isowatch.schemas.Transaction}s instead of op-level events
+   * @param progress receives the number of records sent so far (may be called often)
+   * @return what was published
+   * @throws KafkaException if a send fails after the producer's retries (the first failure, with
+   *     the broker's reason)
+   */
+  public Counts publish(HistoryRecords records, boolean wholeTransactions, LongConsumer progress) {
+    Sender sender = new Sender(progress);
+    if (wholeTransactions) {
+      records.forEachTransaction(sender);
+    } else {
+      records.forEachEvent(sender);
+    }
+    sender.finish();
+    return new Counts(records.transactions(), sender.records, sender.bytes, records.unknownReadsLeftOut());
+  }
+
+  /**
+   * Publishes some records (e.g. part of a history's events) and waits until the broker
+   * acknowledged all of them.
+   *
+   * @param records records with their keys, in the order to publish
+   * @return the number of records published
+   * @throws KafkaException if a send fails after the producer's retries
+   */
+  public long publish(List<HistoryRecords.Keyed> records) {
+    Sender sender = new Sender(n -> { });
+    records.forEach(sender);
+    sender.finish();
+    return sender.records;
+  }
+
+  /**
+   * @return the record's event time in milliseconds since the epoch: a {@link TxnEvent}'s {@code
+   *     time}, a {@link Transaction}'s {@code endTime}; it becomes the Kafka record's timestamp, so
+   *     that Kafka Streams' stream time follows the history's event time (Kafka Streams
+   *     documentation, "Time": the default timestamp extractor reads the record timestamp)
+   */
+  static long eventTimeMillis(SpecificRecord record) {
+    if (record instanceof TxnEvent e) {
+      return e.getTime().toEpochMilli();
+    }
+    if (record instanceof Transaction t) {
+      return t.getEndTime().toEpochMilli();
+    }
+    throw new IllegalArgumentException("not a TxnEvent or Transaction: " + record.getSchema().getName());
+  }
+
+  /** Sends records asynchronously, remembering the first failure. */
+  private final class Sender implements Consumer<HistoryRecords.Keyed> {
+    private final LongConsumer progress;
+    private final AtomicReference<Exception> failure = new AtomicReference<>();
+    private long records;
+    private long bytes;
+
+    Sender(LongConsumer progress) {
+      this.progress = progress;
+    }
+
+    @Override
+    public void accept(HistoryRecords.Keyed keyed) {
+      if (failure.get() != null) {
+        return;
+      }
+      byte[] value = RecordCodec.encode(keyed.value());
+      producer.send(new ProducerRecord<>(topic, null, eventTimeMillis(keyed.value()), keyed.key(), value), (meta, e) -> {
+        if (e != null) {
+          failure.compareAndSet(null, e);
+        }
+      });
+      records++;
+      bytes += value.length;
+      progress.accept(records);
+    }
+
+    /** Flushes and throws the first failure, if any. */
+    void finish() {
+      producer.flush();
+      Exception e = failure.get();
+      if (e != null) {
+        throw new KafkaException("publishing to " + topic + " failed: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    producer.close(Duration.ofSeconds(30));
+  }
+}

@@ -1,0 +1,114 @@
+package io.isowatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.kafka.KafkaBroker;
+import io.isowatch.stream.kafka.Topics;
+import io.isowatch.stream.metrics.MetricsEndpoint;
+import io.isowatch.stream.topology.MonitorConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code isowatch monitor} on a real broker: setup errors that say what to do, a clean run and stop. */
+@ExtendWith(KafkaBroker.class)
+class MonitorCommandTest {
+  @TempDir Path tmp;
+
+  @Test
+  void missingTopicsAreAUsageErrorThatSaysHowToCreateThem() {
+    String bootstrap = KafkaBroker.bootstrapServers();
+    CliRun run = CliRun.of("monitor", "--bootstrap-servers", bootstrap, "--events-topic", "nope.events",
+        "--violations-topic", "nope.violations", "--dlq-topic", "nope.dlq", "--metrics-port", "-1");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.err()).isEqualTo("isowatch monitor: topic(s) nope.dlq, nope.events, nope.violations do not"
+        + " exist on " + bootstrap + "; create them (e.g. kafka-topics.sh --bootstrap-server " + bootstrap
+        + " --create --topic nope.dlq --partitions 6) or pass --create-topics\n");
+  }
+
+  @Test
+  void aTakenMetricsPortIsAUsageError() throws Exception {
+    try (ServerSocket taken = new ServerSocket()) {
+      taken.bind(new InetSocketAddress("127.0.0.1", 0));
+      CliRun run = CliRun.of("monitor", "--bootstrap-servers", KafkaBroker.bootstrapServers(), "--create-topics",
+          "--events-topic", "port.events", "--violations-topic", "port.violations", "--dlq-topic", "port.dlq",
+          "--metrics-port", Integer.toString(taken.getLocalPort()));
+      assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(run.err()).contains("isowatch monitor: cannot serve metrics on 127.0.0.1:" + taken.getLocalPort()
+          + " (").endsWith("); pass another --metrics-port (0 picks a free one) or --metrics-port -1\n");
+    }
+  }
+
+  @Test
+  void badOptionValuesSayWhatIsExpected() {
+    CliRun duration = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--window-time", "soon");
+    assertThat(duration.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(duration.err()).startsWith("Invalid value for option '--window-time': 'soon' is not a duration;"
+        + " write e.g. 250ms, 30s, 15m, 2h, 1d, 0 or PT15M");
+    CliRun level = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--level-for", "db1=strict");
+    assertThat(level.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(level.err()).startsWith("--level-for db1=strict: unknown level 'strict'; expected one of"
+        + " read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation, serializable");
+  }
+
+  @Test
+  void runsServesKafkaStreamsMetricsAndStopsCleanlyOnRequest() throws Exception {
+    MonitorConfig config = MonitorConfig.defaults().withTopics("run.events", "run.violations", "run.dlq");
+    Properties overlay = new Properties();
+    overlay.setProperty(StreamsConfig.STATE_DIR_CONFIG, tmp.toString());
+    MonitorRequest request = new MonitorRequest(config, KafkaBroker.bootstrapServers(), "run-app", overlay, true,
+        Optional.of(1), Optional.of((short) 1), MetricsEndpoint.DEFAULT_BIND, 0, Optional.of("t0ken"), true);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CountDownLatch stop = new CountDownLatch(1);
+    AtomicReference<MonitorApp> app = new AtomicReference<>();
+    CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> {
+      try {
+        return new MonitorRunner(new PrintWriter(out, true), new PrintWriter(err, true)).run(request, stop, app::set);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    await().atMost(Duration.ofSeconds(60)).until(() -> app.get() != null
+        && app.get().state() == KafkaStreams.State.RUNNING);
+    assertThat(Topics.missing(KafkaBroker.broker().admin(), Topics.of(config))).isEmpty();
+    String startLine = out.toString().lines().findFirst().orElseThrow();
+    assertThat(startLine).startsWith("monitor: application run-app on " + KafkaBroker.bootstrapServers()
+        + ", reading run.events, expecting serializable; metrics at http://127.0.0.1:");
+    URI metrics = URI.create(startLine.substring(startLine.indexOf("http://")));
+    HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics)
+        .header("Authorization", "Bearer t0ken").build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(scrape.statusCode()).isEqualTo(200);
+    List<String> names = scrape.body().lines().filter(l -> l.startsWith("# TYPE ")).map(l -> l.split(" ")[2]).toList();
+    assertThat(names).contains("isowatch_transactions_checked_total", "isowatch_operations_checked_total",
+        "kafka_stream_alive_stream_threads",
+        "kafka_stream_failed_stream_threads_total", "kafka_consumer_fetch_manager_records_lag_max");
+    stop.countDown();
+    assertThat(code.get(60, TimeUnit.SECONDS)).isEqualTo(ExitCode.CONSISTENT);
+    assertThat(err.toString().lines().toList()).containsSubsequence(
+        "monitor: created topics run.dlq, run.events, run.violations",
+        "monitor: Kafka Streams RUNNING", "monitor: Kafka Streams PENDING_SHUTDOWN",
+        "monitor: Kafka Streams NOT_RUNNING");
+  }
+}
