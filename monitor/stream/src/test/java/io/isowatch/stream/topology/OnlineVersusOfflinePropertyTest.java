@@ -1,0 +1,208 @@
+package io.isowatch.stream.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.isowatch.checker.Checker;
+import io.isowatch.checker.Checkers;
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.level.Verdict;
+import io.isowatch.checker.reference.PermissiveHistories;
+import io.isowatch.checker.witness.CheckResult;
+import io.isowatch.checker.witness.Violation;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.RecordSerde;
+import io.isowatch.stream.metrics.MonitorMetrics;
+import io.isowatch.stream.replay.HistoryEvents;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import net.jqwik.api.Disabled;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+
+/**
+ * The differential test of the whole topology: a random permissive history (registers and
+ * list-append; {@link PermissiveHistories}, the generator of the checker's own property tests),
+ * replayed as op-level events with the sessions interleaved at random in an order consistent with
+ * {@code so}, through {@link MonitorTopology} expecting serializable with a window larger than the
+ * history, publishes violations whose set of violated levels equals the offline checkers' on the
+ * same history.
+ *
+ * <p>The set of violated levels of a set of violations is every level at or above the weakest level
+ * one of them breaks, among the levels compared: read committed, read atomic and causal on every
+ * history, and Adya's levels only on list-append histories (the conventions of the checker's
+ * windowed-versus-batch property test, branch {@code stream-check}: checks whose offline
+ * verdict is unknown are left out, and on histories with a read of a value nobody wrote the online
+ * set may only be smaller, since the stream reports such a read as unresolved).
+ */
+class OnlineVersusOfflinePropertyTest {
+  private static final MonitorConfig CONFIG = MonitorConfig.defaults()
+      .withWindow(1_000_000, Duration.ZERO)
+      .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5));
+  private static final long QUIET_MS = 60_000;
+
+  private static Path dir;
+  private static TopologyTestDriver driver;
+  private static TestInputTopic<String, byte[]> events;
+  private static TestOutputTopic<String, SpecificRecord> violations;
+  private static long clock;
+  private static int run;
+
+  @BeforeContainer
+  static void start() throws IOException {
+    dir = Files.createTempDirectory("online-offline");
+    Properties p = MonitorTopology.streamsProperties("online-offline", "unused:9092");
+    p.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
+    driver = new TopologyTestDriver(MonitorTopology.build(CONFIG, MonitorMetrics.inMemory()), p);
+    events = driver.createInputTopic(CONFIG.eventsTopic(), new StringSerializer(), new ByteArraySerializer());
+    violations = driver.createOutputTopic(CONFIG.violationsTopic(), new StringDeserializer(),
+        new RecordSerde().deserializer());
+  }
+
+  @AfterContainer
+  static void stop() throws IOException {
+    driver.close();
+    Utils.delete(dir.toFile());
+  }
+
+  /**
+   * Each try is its own history ({@code db<n>}), later in stream time, so one driver serves all.
+   * Needs the real checker stage (branch {@code stream-check}); the placeholder publishes nothing.
+   */
+  @Disabled("needs the real CheckerStage of branch stream-check; the placeholder publishes nothing")
+  @Property(tries = 150)
+  void violatedLevelsEqualTheOfflineCheckers(@ForAll long seed) {
+    History h = PermissiveHistories.generate(seed);
+    String db = "db" + run++;
+    long last = clock;
+    for (TxnEvent e : HistoryEvents.interleaved(h, db, clock, seed)) {
+      last = e.getTime().toEpochMilli();
+      events.pipeInput(db + "/" + e.getSessionId(), RecordCodec.encode(e), last);
+    }
+    // Quiet ticks from another history: the open timeout emits the UNKNOWN transactions, then the
+    // read grace expires behind them. Whole transactions, so that both sub-topologies see time pass.
+    tick(db, 0, last + QUIET_MS);
+    tick(db, 1, last + 2 * QUIET_MS);
+    clock = last + 3 * QUIET_MS;
+
+    Set<Level> online = EnumSet.noneOf(Level.class);
+    violations.readValuesToList().stream()
+        .map(v -> (io.isowatch.schemas.Violation) v)
+        .filter(v -> v.getHistoryId().equals(db))
+        .forEach(v -> online.add(Level.valueOf(v.getLevel().name())));
+    Offline offline = offline(h);
+    Set<Level> actual = upwardClosure(online, offline.compared());
+    Set<Level> expected = upwardClosure(offline.weakestBroken(), offline.compared());
+    if (hasThinAirRead(h)) {
+      assertThat(expected).as("seed %d", seed).containsAll(actual);
+    } else {
+      assertThat(actual).as("seed %d", seed).isEqualTo(expected);
+    }
+  }
+
+  private static void tick(String db, long seq, long ms) {
+    Transaction t = new Transaction("clock", db, "clock/" + db + "/" + seq, seq, TxnStatus.COMMITTED, List.of(),
+        Instant.ofEpochMilli(ms), Instant.ofEpochMilli(ms), null);
+    events.pipeInput("clock/" + db, RecordCodec.encode(t), ms);
+  }
+
+  /**
+   * @param compared the levels the window decides on this history
+   * @param weakestBroken the weakest level of each violation found by a compared check
+   */
+  private record Offline(Set<Level> compared, Set<Level> weakestBroken) {}
+
+  /**
+   * The offline checks: read committed, read atomic and causal axiomatically (AWDIT) on every
+   * history; on a list-append history also every level by Adya's phenomena (read committed as
+   * PL-2), with session order in the graph, as {@code isowatch check} runs them.
+   */
+  private static Offline offline(History h) {
+    boolean listAppend = hasListAppend(h);
+    Set<Level> compared = EnumSet.noneOf(Level.class);
+    Set<Level> broken = EnumSet.noneOf(Level.class);
+    List<Checker> checks = new ArrayList<>(List.of(Checkers.forLevel(Level.READ_COMMITTED),
+        Checkers.forLevel(Level.READ_ATOMIC), Checkers.forLevel(Level.CAUSAL)));
+    if (listAppend) {
+      for (Level l : List.of(Level.READ_UNCOMMITTED, Level.READ_COMMITTED, Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE)) {
+        checks.add(Checkers.adya(l, true));
+      }
+    }
+    for (Checker c : checks) {
+      CheckResult r = c.check(h);
+      if (r.verdict() == Verdict.UNKNOWN) {
+        continue;
+      }
+      compared.add(c.level());
+      for (Violation v : r.violations()) {
+        broken.add(v.weakestLevelBroken());
+      }
+    }
+    return new Offline(compared, broken);
+  }
+
+  /** @return the levels of {@code compared} at or above the weakest of {@code broken} */
+  private static Set<Level> upwardClosure(Set<Level> broken, Set<Level> compared) {
+    Set<Level> out = EnumSet.noneOf(Level.class);
+    for (Level l : compared) {
+      for (Level b : broken) {
+        if (l.atLeast(b)) {
+          out.add(l);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean hasListAppend(History h) {
+    for (int op = 0; op < h.opCount(); op++) {
+      if (h.opKind(op) == OpKind.APPEND || h.opKind(op) == OpKind.READ_LIST) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasThinAirRead(History h) {
+    for (int op = 0; op < h.opCount(); op++) {
+      if (!h.committed(h.opTxn(op))) {
+        continue;
+      }
+      if (h.opKind(op) == OpKind.READ && h.opValue(op) != History.NIL
+          && h.writes().writerOf(h.opKey(op), h.opValue(op)) < 0) {
+        return true;
+      }
+      if (h.opKind(op) == OpKind.READ_LIST && h.listKnown(op)) {
+        for (int i = 0; i < h.listLength(op); i++) {
+          if (h.writes().writerOf(h.opKey(op), h.listElement(op, i)) < 0) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+}
