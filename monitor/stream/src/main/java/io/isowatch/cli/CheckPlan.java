@@ -1,9 +1,8 @@
 package io.isowatch.cli;
 
 import io.isowatch.checker.Checker;
-import io.isowatch.checker.Checkers;
+import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.history.History;
-import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
 import java.util.ArrayList;
@@ -13,7 +12,8 @@ import java.util.Map;
 
 /**
  * Which checkers {@code isowatch check} runs for the requested levels, and the ladder read off
- * their verdicts.
+ * their verdicts. The level-to-check choice is {@link LevelPlan}'s, shared with the streaming
+ * monitor.
  *
  * <p>Two vocabularies are kept apart (docs/levels.md): read committed, read atomic and causal
  * consistency are checked axiomatically (AWDIT) on any history; read uncommitted, snapshot
@@ -38,8 +38,8 @@ final class CheckPlan {
     }
   }
 
-  static final String AXIOMATIC = "axiomatic";
-  static final String ADYA = "adya";
+  static final String AXIOMATIC = LevelPlan.Model.AXIOMATIC.id();
+  static final String ADYA = LevelPlan.Model.ADYA.id();
 
   private CheckPlan() {}
 
@@ -50,32 +50,11 @@ final class CheckPlan {
    * @return the checks to run, in order
    */
   static List<Check> checks(List<Level> levels, boolean sessionOrder, History history) {
-    boolean listAppend = hasListAppend(history);
     List<Check> out = new ArrayList<>();
-    for (Level level : levels) {
-      switch (level) {
-        case READ_COMMITTED:
-        case READ_ATOMIC:
-        case CAUSAL:
-          out.add(new Check(AXIOMATIC, Checkers.forLevel(level)));
-          if (level == Level.READ_COMMITTED && listAppend) {
-            out.add(new Check(ADYA, Checkers.adya(level, sessionOrder)));
-          }
-          break;
-        default:
-          out.add(new Check(ADYA, Checkers.adya(level, sessionOrder)));
-      }
+    for (LevelPlan.Check c : LevelPlan.checks(levels, LevelPlan.hasListAppend(history))) {
+      out.add(new Check(c.model().id(), c.batch(sessionOrder)));
     }
     return out;
-  }
-
-  private static boolean hasListAppend(History h) {
-    for (int op = 0, n = h.opCount(); op < n; op++) {
-      if (h.opKind(op) == OpKind.APPEND || h.opKind(op) == OpKind.READ_LIST) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

@@ -62,6 +62,28 @@ public final class IncrementalAdya {
   }
 
   /**
+   * Accepts every transaction from the next one up to {@code txn} at once and analyses once: how a
+   * checker that starts late (the stream's window meets its first list-append operation) catches up
+   * without one analysis per transaction.
+   *
+   * @param txn the last transaction to accept; every transaction up to it must have ended
+   * @return the violations found now that were not reported before
+   * @throws IllegalArgumentException if {@code txn} was accepted already or is not in the history
+   * @throws IllegalStateException if one of them is still open
+   */
+  public List<Violation> acceptThrough(int txn) {
+    if (txn < accepted || txn >= history.txnCount()) {
+      throw new IllegalArgumentException("expected a transaction from " + accepted + " on, got " + txn);
+    }
+    int open = history.openTxn();
+    if (open >= accepted && open <= txn) {
+      throw new IllegalStateException("transaction T" + history.label(open) + " is still open");
+    }
+    accepted = txn + 1;
+    return fresh(AdyaAnalysis.run(new Scope(history, accepted), level, sessionOrder, false).violations());
+  }
+
+  /**
    * Ends the stream: reports reads of elements that no accepted transaction appended.
    *
    * @return the violations not reported before

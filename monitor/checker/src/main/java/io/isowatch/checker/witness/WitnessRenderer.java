@@ -7,6 +7,7 @@ import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.ints.IntSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Writes a witness in words, after the search (Elle's habit: data first, words second). Names come
@@ -30,19 +31,39 @@ public final class WitnessRenderer {
 
   private final History h;
   private final AnomalySentences anomalies;
+  private final IntFunction<String> names;
 
   /**
    * @param history the history the witnesses were found in; its transactions, operations and names
    *     are read, never modified
    */
   public WitnessRenderer(History history) {
+    this(history, null);
+  }
+
+  /**
+   * A renderer that names transactions by the caller's names instead of {@code T<label>}: the
+   * streaming monitor names them by their txnId.
+   *
+   * @param history the history the witnesses were found in; read, never modified
+   * @param names a transaction id of {@code history} to its name; never called with {@link
+   *     Witness#INIT}; null for {@code T<label>}
+   */
+  public WitnessRenderer(History history, IntFunction<String> names) {
     this.h = history;
+    this.names = names;
     this.anomalies = new AnomalySentences(this, history);
   }
 
-  /** @return {@code T<label>}, or {@value #INIT_NAME} for {@link Witness#INIT} */
+  /**
+   * @return {@code T<label>} (or the name given to the constructor), {@value #INIT_NAME} for {@link
+   *     Witness#INIT}
+   */
   public String txnName(int t) {
-    return t == Witness.INIT ? INIT_NAME : "T" + h.label(t);
+    if (t == Witness.INIT) {
+      return INIT_NAME;
+    }
+    return names == null ? "T" + h.label(t) : names.apply(t);
   }
 
   /**

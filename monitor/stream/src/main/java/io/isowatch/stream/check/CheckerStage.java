@@ -1,33 +1,71 @@
 package io.isowatch.stream.check;
 
+import io.isowatch.checker.window.WindowConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.topology.MonitorConfig;
+import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
-import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
 
 /**
- * Placeholder of the checker stage with its agreed signature, forwarding nothing, so that the
- * topology can be wired and tested before the real stage (branch {@code stream-check}) is merged;
- * the lead replaces this file with that branch's.
+ * The checker stage of the monitor's topology: Transactions keyed by historyId in, Violations
+ * (keyed by historyId) and DeadLetters out. Each history is checked by a {@link
+ * io.isowatch.checker.window.WindowChecker}; see {@link CheckerProcessor} for what is published.
+ *
+ * <p>Its five stores are persistent key-value stores (RocksDB) with change logging on, the Kafka
+ * Streams default, so that a task restored elsewhere after a crash rebuilds the same state (Kafka
+ * Streams documentation, "State", "Fault-tolerant state stores"); they are declared by the supplier
+ * ({@link ProcessorSupplier#stores()}), which connects them to the processor.
  */
 public final class CheckerStage {
+  /** Store of the live window's transactions. */
+  public static final String WINDOW_STORE = "isowatch-check-window";
+  /** Store of transactions held for a writer. */
+  public static final String HELD_STORE = "isowatch-check-held";
+  /** Store of reported violation ids. */
+  public static final String REPORTED_STORE = "isowatch-check-reported";
+  /** Store of fingerprints of evicted writes. */
+  public static final String EVICTED_STORE = "isowatch-check-evicted";
+  /** Store of each history's small state. */
+  public static final String META_STORE = "isowatch-check-meta";
+
   private CheckerStage() {}
 
   /**
-   * @param config unused here
-   * @param metrics unused here
-   * @return a supplier of processors that consume {@code Transaction}s keyed by historyId and
-   *     forward nothing
+   * @param config the monitor's configuration: expected level per history, window, read grace
+   * @param metrics where the stage counts
+   * @return the supplier of the checker processor, with its stores
    */
-  public static ProcessorSupplier<String, SpecificRecord, String, SpecificRecord> supplier(MonitorConfig config,
-      MonitorMetrics metrics) {
-    return () -> new Processor<String, SpecificRecord, String, SpecificRecord>() {
+  public static ProcessorSupplier<String, SpecificRecord, String, SpecificRecord> supplier(
+      MonitorConfig config, MonitorMetrics metrics) {
+    WindowConfig window = windowConfig(config);
+    return new ProcessorSupplier<>() {
       @Override
-      public void process(Record<String, SpecificRecord> record) {
-        // the real stage checks the transaction; this placeholder has nothing to say
+      public Processor<String, SpecificRecord, String, SpecificRecord> get() {
+        return new CheckerProcessor(config, window, metrics);
+      }
+
+      @Override
+      public Set<StoreBuilder<?>> stores() {
+        return Set.of(store(WINDOW_STORE), store(HELD_STORE), store(REPORTED_STORE), store(EVICTED_STORE),
+            store(META_STORE));
       }
     };
+  }
+
+  /** @return the window checker's bounds from the monitor's configuration */
+  static WindowConfig windowConfig(MonitorConfig config) {
+    return WindowConfig.of(config.windowTransactions(), config.windowTime().toNanos() / 1000,
+        config.readGrace().toNanos() / 1000);
+  }
+
+  private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray());
   }
 }

@@ -1,0 +1,238 @@
+package io.isowatch.checker.window;
+
+import io.isowatch.checker.LevelPlan;
+import io.isowatch.checker.adya.IncrementalAdya;
+import io.isowatch.checker.awdit.IncrementalChecker;
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.level.Anomaly;
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Edge;
+import io.isowatch.checker.witness.Violation;
+import io.isowatch.checker.witness.Witness;
+import io.isowatch.checker.witness.WitnessRenderer;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One generation of the {@link WindowChecker}: a fresh {@link History} holding the transactions fed
+ * from position {@link #start} on, with the incremental checkers over it. A read whose writer was
+ * fed before {@link #start} (or is not known at all) enters this history as {@link
+ * History#UNKNOWN_VALUE}; a list read keeps only the elements appended from {@link #start} on, and
+ * becomes an unknown read when its last element was appended before (see {@link WindowChecker}).
+ */
+final class Generation {
+  /** A violation as a checker of this generation reported it. */
+  record Found(LevelPlan.Check check, Violation violation) {}
+
+  private static final long[] NO_ELEMENTS = new long[0];
+
+  /** Feed position of this generation's first transaction. */
+  final long start;
+  private final History h = new History();
+  private final ObjectArrayList<WindowTxn> txns = new ObjectArrayList<>();
+  private final LevelPlan.Check[] axiomaticChecks;
+  private final IncrementalChecker[] axiomatic;
+  private final LevelPlan.Check adyaCheck;
+  private IncrementalAdya adya;
+  private long firstTime;
+  private long minTime;
+  private long maxTime;
+  private final LongArrayList elements = new LongArrayList();
+  private WitnessRenderer renderer;
+
+  /**
+   * @param start feed position of the first transaction
+   * @param axiomaticChecks the axiomatic checks to run
+   * @param adyaCheck the Adya check to run once list-append operations are seen
+   * @param listAppend whether they have been seen already
+   */
+  Generation(long start, List<LevelPlan.Check> axiomaticChecks, LevelPlan.Check adyaCheck, boolean listAppend) {
+    this.start = start;
+    this.axiomaticChecks = axiomaticChecks.toArray(new LevelPlan.Check[0]);
+    this.axiomatic = new IncrementalChecker[this.axiomaticChecks.length];
+    for (int i = 0; i < axiomatic.length; i++) {
+      axiomatic[i] = new IncrementalChecker(h, this.axiomaticChecks[i].level());
+    }
+    this.adyaCheck = adyaCheck;
+    if (listAppend) {
+      adya = new IncrementalAdya(h, adyaCheck.level(), true);
+    }
+  }
+
+  /** @return the number of transactions fed */
+  int size() {
+    return txns.size();
+  }
+
+  /** @return event time of the first transaction fed, µs (0 before any) */
+  long firstTime() {
+    return firstTime;
+  }
+
+  /** @return the earliest event time among the transactions fed, µs */
+  long minTime() {
+    return minTime;
+  }
+
+  /** @return the latest event time among the transactions fed, µs */
+  long maxTime() {
+    return maxTime;
+  }
+
+  /** Starts the Adya check, catching up on the transactions fed so far with one analysis. */
+  void enableAdya(List<Found> out) {
+    if (adya != null) {
+      return;
+    }
+    adya = new IncrementalAdya(h, adyaCheck.level(), true);
+    if (h.txnCount() > 0) {
+      collect(adyaCheck, adya.acceptThrough(h.txnCount() - 1), out);
+    }
+  }
+
+  /**
+   * Appends {@code txn} and runs the checkers on it.
+   *
+   * @param seq its feed position (its label in this history)
+   * @param unresolved sorted operation indexes whose reads enter as unknown (grace expired)
+   * @param writers fingerprint of each written (key, value) to its writer's feed position ({@link
+   *     Long#MAX_VALUE} for one that arrived and is not fed yet; -1 default for none)
+   * @param out receives what the checkers report
+   */
+  void feed(long seq, WindowTxn txn, int[] unresolved, Long2LongOpenHashMap writers, List<Found> out) {
+    if (txns.isEmpty()) {
+      firstTime = txn.eventTime();
+      minTime = txn.eventTime();
+      maxTime = txn.eventTime();
+    }
+    minTime = Math.min(minTime, txn.eventTime());
+    maxTime = Math.max(maxTime, txn.eventTime());
+    txns.add(txn);
+    int t = h.beginTxn(h.session(txn.session()), seq);
+    int u = 0;
+    for (int i = 0, n = txn.opCount(); i < n; i++) {
+      boolean forced = u < unresolved.length && unresolved[u] == i;
+      if (forced) {
+        u++;
+      }
+      int key = h.key(txn.key(i));
+      switch (txn.kind(i)) {
+        case OpKind.READ: {
+          long v = txn.value(i);
+          if (v != History.NIL && (forced || writers.get(Fingerprints.of(txn.keyHash(i), v)) < start)) {
+            v = History.UNKNOWN_VALUE;
+          }
+          h.read(key, v);
+          break;
+        }
+        case OpKind.READ_LIST:
+          feedList(txn, i, key, forced, writers);
+          break;
+        case OpKind.WRITE:
+          h.write(key, txn.value(i));
+          break;
+        default:
+          h.append(key, txn.value(i));
+      }
+    }
+    h.end(txn.status());
+    for (int c = 0; c < axiomatic.length; c++) {
+      collect(axiomaticChecks[c], axiomatic[c].accept(t), out);
+    }
+    if (adya != null) {
+      collect(adyaCheck, adya.accept(t), out);
+    }
+  }
+
+  private void feedList(WindowTxn txn, int i, int key, boolean forced, Long2LongOpenHashMap writers) {
+    int n = txn.listLength(i);
+    if (n == 0) {
+      h.readList(key, NO_ELEMENTS, 0, 0);
+      return;
+    }
+    long kh = txn.keyHash(i);
+    if (forced || writers.get(Fingerprints.of(kh, txn.listElement(i, n - 1))) < start) {
+      h.readListUnknown(key);
+      return;
+    }
+    elements.clear();
+    for (int j = 0; j < n; j++) {
+      long e = txn.listElement(i, j);
+      if (writers.get(Fingerprints.of(kh, e)) >= start) {
+        elements.add(e);
+      }
+    }
+    h.readList(key, elements.elements(), 0, elements.size());
+  }
+
+  /** Ends the generation: held-back reads are released (their thin-air reports are the caller's to drop). */
+  void finish(List<Found> out) {
+    for (int c = 0; c < axiomatic.length; c++) {
+      collect(axiomaticChecks[c], axiomatic[c].finish(), out);
+    }
+    if (adya != null) {
+      collect(adyaCheck, adya.finish(), out);
+    }
+  }
+
+  private static void collect(LevelPlan.Check check, List<Violation> vs, List<Found> out) {
+    for (Violation v : vs) {
+      out.add(new Found(check, v));
+    }
+  }
+
+  /** @return the violation's stable id ({@link ViolationIds}) */
+  String identity(Violation v) {
+    Witness w = v.witness();
+    List<String> ids = new ArrayList<>(w.txns().size());
+    for (int t : w.txns()) {
+      ids.add(name(t));
+    }
+    String op = null;
+    if (w.edges().isEmpty() && !w.ops().isEmpty()) {
+      int o = w.ops().get(0);
+      int t = h.opTxn(o);
+      op = name(t) + "#" + (o - h.opStart(t));
+    }
+    return ViolationIds.of(v.anomaly(), ids, op);
+  }
+
+  /**
+   * @param closingTime event time of what completed the violation, µs
+   * @return the violation in the history-free form
+   */
+  WindowViolation convert(String id, LevelPlan.Check check, Violation v, long closingTime) {
+    if (renderer == null) {
+      renderer = new WitnessRenderer(h, this::name);
+    }
+    Witness w = v.witness();
+    List<WindowTxn> involved = new ArrayList<>();
+    long lastSeq = -1;
+    for (int t : w.involved()) {
+      if (t == Witness.INIT) {
+        involved.add(WindowTxn.INITIAL);
+      } else {
+        involved.add(txns.get(t));
+        lastSeq = Math.max(lastSeq, h.label(t));
+      }
+    }
+    List<WindowViolation.Edge> edges = new ArrayList<>(w.edges().size());
+    for (Edge e : w.edges()) {
+      Long value = e.value() == History.NIL || e.value() == History.UNKNOWN_VALUE ? null : e.value();
+      edges.add(new WindowViolation.Edge(renderer.txnName(e.from()), renderer.txnName(e.to()), e.type(),
+          e.key() >= 0 ? h.keyName(e.key()) : null, value, renderer.edge(e, w.ops())));
+    }
+    Anomaly a = v.anomaly();
+    Level level = v.weakestLevelBroken();
+    return new WindowViolation(id, check, a, level, renderer.summary(v), involved, edges, minTime, maxTime,
+        txns.size(), closingTime, lastSeq);
+  }
+
+  private String name(int t) {
+    return t == Witness.INIT ? WindowTxn.INITIAL.id() : txns.get(t).id();
+  }
+}

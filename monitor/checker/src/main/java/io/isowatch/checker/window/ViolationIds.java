@@ -1,0 +1,47 @@
+package io.isowatch.checker.window;
+
+import io.isowatch.checker.level.Anomaly;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Stable violation ids: the same anomaly over the same transactions gets the same id in any
+ * generation, process or run, so that it is published once and a consumer can deduplicate.
+ */
+public final class ViolationIds {
+  /** Hex characters kept of the SHA-256 digest (128 bits). */
+  public static final int LENGTH = 32;
+
+  private ViolationIds() {}
+
+  /**
+   * @param anomaly the anomaly
+   * @param txnIds the txnIds of the witness's transactions ({@code T_init} for the initial state),
+   *     any order (they are sorted)
+   * @param op for an anomaly without a cycle, the evidence operation as {@code txnId#index}; null
+   *     for a cycle
+   * @return the first {@value #LENGTH} hex characters of SHA-256 over the anomaly's id, the sorted
+   *     txnIds and the operation, each on its own line (UTF-8)
+   */
+  public static String of(Anomaly anomaly, List<String> txnIds, String op) {
+    List<String> sorted = new ArrayList<>(txnIds);
+    sorted.sort(null);
+    StringBuilder sb = new StringBuilder(anomaly.id());
+    for (String id : sorted) {
+      sb.append('\n').append(id);
+    }
+    if (op != null) {
+      sb.append("\nop ").append(op);
+    }
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d).substring(0, LENGTH);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+}

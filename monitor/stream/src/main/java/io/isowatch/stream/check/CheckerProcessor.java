@@ -1,0 +1,161 @@
+package io.isowatch.stream.check;
+
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.window.RejectedTransactionException;
+import io.isowatch.checker.window.WindowChecker;
+import io.isowatch.checker.window.WindowConfig;
+import io.isowatch.checker.window.WindowTxn;
+import io.isowatch.checker.window.WindowViolation;
+import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.stream.metrics.MonitorMetrics;
+import io.isowatch.stream.topology.MonitorConfig;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Checks each history's transactions with a {@link WindowChecker} and publishes what breaks the
+ * history's expected level ({@link MonitorConfig#levelOf}).
+ *
+ * <ul>
+ *   <li>Input: {@link Transaction} records keyed by historyId (the key is not trusted: the
+ *       record's own historyId is used). Another record type, or a transaction the checker refuses
+ *       (an operation with no key or with a value of the wrong shape, a txnId seen before in the
+ *       window, a write of a value already written), goes out as a {@link DeadLetter} with the
+ *       record's topic, partition and offset ({@link ProcessorContext#recordMetadata()}) and the
+ *       reason, counted by {@link MonitorMetrics#deadLetter}.
+ *   <li>Output: a {@link io.isowatch.schemas.Violation} keyed by historyId for each new violation
+ *       whose weakest level broken is at most the expected level; others are counted by {@link
+ *       MonitorMetrics#strongerLevelOnly}. The id is the checker's stable id; {@code detectedAt} is
+ *       the input record's timestamp or the punctuation's stream time (never the wall clock), so the
+ *       output is a function of the input.
+ *   <li>The read grace period runs on stream time: a punctuation ({@link
+ *       PunctuationType#STREAM_TIME}, Kafka Streams documentation "Processor API", "Defining a
+ *       Stream Processor") every min(grace / 2, 1 s) of stream time advances every history's
+ *       checker. Record timestamps should be the transactions' end times (the topology's timestamp
+ *       extractor), the clock the checker's grace periods are measured in.
+ *   <li>State: the checkers live in memory; every change goes to the stores through {@link
+ *       HistoryJournal} in the same processing step, and {@link #init} rebuilds the checkers from
+ *       the stores, replaying each window with output suppressed, so that after a restart nothing
+ *       reported is reported again.
+ * </ul>
+ */
+final class CheckerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
+  private final MonitorConfig config;
+  private final WindowConfig window;
+  private final MonitorMetrics metrics;
+  private final Map<String, HistoryState> histories = new HashMap<>();
+  private ProcessorContext<String, SpecificRecord> context;
+  private CheckerStores stores;
+
+  private record HistoryState(WindowChecker checker, HistoryJournal journal) {}
+
+  CheckerProcessor(MonitorConfig config, WindowConfig window, MonitorMetrics metrics) {
+    this.config = config;
+    this.window = window;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, SpecificRecord> context) {
+    this.context = context;
+    stores = new CheckerStores(context.getStateStore(CheckerStage.WINDOW_STORE),
+        context.getStateStore(CheckerStage.HELD_STORE), context.getStateStore(CheckerStage.REPORTED_STORE),
+        context.getStateStore(CheckerStage.EVICTED_STORE), context.getStateStore(CheckerStage.META_STORE));
+    Map<String, byte[]> metas = new TreeMap<>();
+    try (KeyValueIterator<Bytes, byte[]> it = stores.meta().all()) {
+      while (it.hasNext()) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        metas.put(StoreKeys.historyId(kv.key.get()), kv.value);
+      }
+    }
+    for (Map.Entry<String, byte[]> e : metas.entrySet()) {
+      HistoryJournal journal = new HistoryJournal(e.getKey(), stores);
+      histories.put(e.getKey(), new HistoryState(journal.restore(window, e.getValue()), journal));
+    }
+    long graceMillis = config.readGrace().toMillis();
+    Duration every = Duration.ofMillis(Math.max(1, Math.min(1000, graceMillis / 2)));
+    context.schedule(every, PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, SpecificRecord> record) {
+    if (!(record.value() instanceof Transaction)) {
+      String what = record.value() == null ? "no value" : "a " + record.value().getClass().getSimpleName();
+      deadLetter(record, "unexpected-record", "the checker takes Transaction records, got " + what);
+      return;
+    }
+    Transaction t = (Transaction) record.value();
+    HistoryState state = null;
+    WindowChecker.Outcome outcome;
+    try {
+      WindowTxn txn = Records.toWindow(t);
+      state = histories.get(t.getHistoryId());
+      if (state == null) {
+        HistoryJournal journal = new HistoryJournal(t.getHistoryId(), stores);
+        state = new HistoryState(new WindowChecker(window, journal), journal);
+      }
+      outcome = state.checker().offer(txn);
+    } catch (RejectedTransactionException e) {
+      deadLetter(record, e.reasonClass(), e.getMessage());
+      return;
+    }
+    histories.putIfAbsent(t.getHistoryId(), state);
+    publish(t.getHistoryId(), state, outcome, record.timestamp());
+  }
+
+  private void punctuate(long streamTimeMillis) {
+    for (Map.Entry<String, HistoryState> e : histories.entrySet()) {
+      HistoryState s = e.getValue();
+      if (s.checker().heldCount() > 0) {
+        publish(e.getKey(), s, s.checker().advance(streamTimeMillis * 1000), streamTimeMillis);
+      }
+    }
+  }
+
+  private void publish(String historyId, HistoryState state, WindowChecker.Outcome o, long timestampMillis) {
+    state.journal().meta(state.checker().meta());
+    for (int i = 0; i < o.checked(); i++) {
+      metrics.transactionChecked(i == 0 ? o.checkedOps() : 0);
+    }
+    if (o.unresolvedReads() > 0) {
+      metrics.unresolvedReads(o.unresolvedReads());
+    }
+    metrics.windowSize(historyId, state.checker().windowSize());
+    Level expected = config.levelOf(historyId);
+    long detectedAt = timestampMillis * 1000;
+    for (WindowViolation v : o.violations()) {
+      if (!expected.atLeast(v.level())) {
+        metrics.strongerLevelOnly(v.level().cliName(), v.anomaly().id());
+        continue;
+      }
+      context.forward(new Record<>(historyId, Records.toAvro(historyId, v, detectedAt), timestampMillis));
+      metrics.violation(v.level().cliName(), v.anomaly().id());
+      long latencyMicros = System.currentTimeMillis() * 1000 - v.closingTime();
+      metrics.checkLatency(Duration.ofNanos(Math.max(0, latencyMicros) * 1000));
+    }
+  }
+
+  private void deadLetter(Record<String, SpecificRecord> record, String reasonClass, String reason) {
+    RecordMetadata m = context.recordMetadata().orElse(null);
+    ByteBuffer raw = record.value() == null ? null : ByteBuffer.wrap(RecordCodec.encode(record.value()));
+    DeadLetter dl = new DeadLetter(raw, m == null ? "" : m.topic(), m == null ? -1 : m.partition(),
+        m == null ? -1L : m.offset(), reason);
+    context.forward(new Record<>(record.key(), dl, record.timestamp()));
+    metrics.deadLetter(reasonClass);
+  }
+}

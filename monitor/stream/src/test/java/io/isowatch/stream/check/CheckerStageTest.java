@@ -1,0 +1,381 @@
+package io.isowatch.stream.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.isowatch.checker.level.Level;
+import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.OpKind;
+import io.isowatch.schemas.Operation;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TrustedClasses;
+import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.serde.RecordSerde;
+import io.isowatch.stream.metrics.MonitorMetrics;
+import io.isowatch.stream.topology.MonitorConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The checker stage on a small topology (Transactions in, the stage, Violations and DeadLetters
+ * out) driven by {@link TopologyTestDriver}, with exact expected output records.
+ */
+class CheckerStageTest {
+  private static final String IN = "transactions";
+  private static final String OUT = "violations";
+  private static final String DLQ = "dlq";
+
+  @TempDir
+  Path stateDir;
+
+  @BeforeAll
+  static void trust() {
+    TrustedClasses.install();
+  }
+
+  static Topology topology(MonitorConfig config, MonitorMetrics metrics) {
+    StreamsBuilder b = new StreamsBuilder();
+    KStream<String, SpecificRecord> out = b.stream(IN, Consumed.with(Serdes.String(), new RecordSerde()))
+        .process(CheckerStage.supplier(config, metrics));
+    out.filter((k, v) -> v instanceof Violation).to(OUT, Produced.with(Serdes.String(), new RecordSerde()));
+    out.filter((k, v) -> v instanceof DeadLetter).to(DLQ, Produced.with(Serdes.String(), new RecordSerde()));
+    return b.build();
+  }
+
+  private final class Run implements AutoCloseable {
+    final TopologyTestDriver driver;
+    final TestInputTopic<String, SpecificRecord> in;
+    final TestOutputTopic<String, SpecificRecord> out;
+    final TestOutputTopic<String, SpecificRecord> dlq;
+    final MonitorMetrics metrics;
+
+    Run(MonitorConfig config) {
+      this(config, MonitorMetrics.inMemory());
+    }
+
+    Run(MonitorConfig config, MonitorMetrics metrics) {
+      this.metrics = metrics;
+      Properties p = new Properties();
+      p.put(StreamsConfig.APPLICATION_ID_CONFIG, "checker-stage-test");
+      p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+      p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+      driver = new TopologyTestDriver(topology(config, metrics), p);
+      RecordSerde serde = new RecordSerde();
+      in = driver.createInputTopic(IN, Serdes.String().serializer(), serde.serializer());
+      out = driver.createOutputTopic(OUT, Serdes.String().deserializer(), serde.deserializer());
+      dlq = driver.createOutputTopic(DLQ, Serdes.String().deserializer(), serde.deserializer());
+    }
+
+    void pipe(Transaction... txns) {
+      for (Transaction t : txns) {
+        in.pipeInput(t.getHistoryId(), t, t.getEndTime());
+      }
+    }
+
+    @Override
+    public void close() {
+      driver.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- building records
+
+  static Operation r(String key, Long v) {
+    return new Operation(OpKind.READ, key, v);
+  }
+
+  static Operation rl(String key, long... elements) {
+    List<Long> list = new ArrayList<>();
+    for (long e : elements) {
+      list.add(e);
+    }
+    return new Operation(OpKind.READ, key, list);
+  }
+
+  static Operation w(String key, long v) {
+    return new Operation(OpKind.WRITE, key, v);
+  }
+
+  static Operation a(String key, long e) {
+    return new Operation(OpKind.APPEND, key, e);
+  }
+
+  /** A committed transaction of history {@code h} ending at {@code second} seconds after the epoch. */
+  static Transaction txn(String h, String session, String id, long seq, long second, Operation... ops) {
+    Instant end = Instant.ofEpochSecond(second);
+    return new Transaction(h, session, id, seq, TxnStatus.COMMITTED, Arrays.asList(ops), end.minusMillis(1), end, null);
+  }
+
+  static MonitorConfig expecting(Level level) {
+    return MonitorConfig.defaults().withExpectedLevel(level).withWindow(1000, Duration.ZERO)
+        .withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMinutes(5));
+  }
+
+  static final Transaction[] WRITE_SKEW = {
+      txn("h", "s1", "T1", 0, 10, rl("x"), rl("y"), a("x", 1)),
+      txn("h", "s2", "T2", 0, 11, rl("x"), rl("y"), a("y", 1)),
+  };
+
+  private static String only(List<KeyValue<String, SpecificRecord>> records, String key) {
+    assertThat(records).hasSize(1);
+    assertThat(records.get(0).key).isEqualTo(key);
+    return records.get(0).value.toString();
+  }
+
+  private static double count(MonitorMetrics m, String name, String... tags) {
+    var c = m.registry().find(name).tags(tags).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  @Test
+  void writeSkewOnListAppendExpectingSerializableIsPublishedAsAG2Item() {
+    try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
+      run.pipe(WRITE_SKEW);
+      assertThat(only(run.out.readKeyValuesToList(), "h")).isEqualTo("{\"historyId\": \"h\", "
+          + "\"violationId\": \"c23c645685eeb9ce14370d78d77ee9a8\", \"detectedAt\": \"1970-01-01T00:00:11Z\", "
+          + "\"level\": \"SERIALIZABLE\", \"anomaly\": \"G2-item\", \"witness\": {\"transactions\": ["
+          + "{\"txnId\": \"T1\", \"sessionId\": \"s1\", \"status\": \"COMMITTED\", \"ops\": ["
+          + "{\"kind\": \"READ\", \"key\": \"x\", \"value\": []}, {\"kind\": \"READ\", \"key\": \"y\", \"value\": []}, "
+          + "{\"kind\": \"APPEND\", \"key\": \"x\", \"value\": 1}]}, "
+          + "{\"txnId\": \"T2\", \"sessionId\": \"s2\", \"status\": \"COMMITTED\", \"ops\": ["
+          + "{\"kind\": \"READ\", \"key\": \"x\", \"value\": []}, {\"kind\": \"READ\", \"key\": \"y\", \"value\": []}, "
+          + "{\"kind\": \"APPEND\", \"key\": \"y\", \"value\": 1}]}], "
+          + "\"edges\": [{\"fromTxnId\": \"T1\", \"toTxnId\": \"T2\", \"type\": \"RW\", \"key\": \"y\", \"value\": 1, "
+          + "\"explanation\": \"T1 read y = [] and so did not see T2's append of 1\"}, "
+          + "{\"fromTxnId\": \"T2\", \"toTxnId\": \"T1\", \"type\": \"RW\", \"key\": \"x\", \"value\": 1, "
+          + "\"explanation\": \"T2 read x = [] and so did not see T1's append of 1\"}]}, "
+          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:11Z\", \"transactions\": 2}}");
+      assertThat(run.dlq.isEmpty()).isTrue();
+      assertThat(count(run.metrics, "isowatch.violations", "level", "serializable", "anomaly", "G2-item")).isEqualTo(1.0);
+      assertThat(count(run.metrics, "isowatch.transactions.checked")).isEqualTo(2.0);
+      assertThat(count(run.metrics, "isowatch.operations.checked")).isEqualTo(6.0);
+      assertThat(run.metrics.registry().find("isowatch.window.transactions").tags("history", "h").gauge().value())
+          .isEqualTo(2.0);
+    }
+  }
+
+  static final Transaction[] G1C = {
+      txn("h", "s1", "T1", 0, 10, a("x", 1), rl("y", 1)),
+      txn("h", "s2", "T2", 0, 11, a("y", 1), rl("x", 1)),
+  };
+
+  @Test
+  void aG1cOnListAppendIsPublishedOnceItsHeldReadIsResolved() {
+    try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
+      run.pipe(G1C);
+      assertThat(only(run.out.readKeyValuesToList(), "h")).isEqualTo(G1C_RECORD);
+    }
+  }
+
+  static final String G1C_RECORD = "{\"historyId\": \"h\", \"violationId\": \"a0bf391ee5234798e79bf1da842e2c19\", "
+      + "\"detectedAt\": \"1970-01-01T00:00:11Z\", \"level\": \"READ_COMMITTED\", \"anomaly\": \"G1c\", "
+      + "\"witness\": {\"transactions\": [{\"txnId\": \"T1\", \"sessionId\": \"s1\", \"status\": \"COMMITTED\", "
+      + "\"ops\": [{\"kind\": \"APPEND\", \"key\": \"x\", \"value\": 1}, {\"kind\": \"READ\", \"key\": \"y\", \"value\": [1]}]}, "
+      + "{\"txnId\": \"T2\", \"sessionId\": \"s2\", \"status\": \"COMMITTED\", \"ops\": ["
+      + "{\"kind\": \"APPEND\", \"key\": \"y\", \"value\": 1}, {\"kind\": \"READ\", \"key\": \"x\", \"value\": [1]}]}], "
+      + "\"edges\": [{\"fromTxnId\": \"T1\", \"toTxnId\": \"T2\", \"type\": \"WR\", \"key\": \"x\", \"value\": 1, "
+      + "\"explanation\": \"T2 read T1's append of 1 to x\"}, {\"fromTxnId\": \"T2\", \"toTxnId\": \"T1\", "
+      + "\"type\": \"WR\", \"key\": \"y\", \"value\": 1, \"explanation\": \"T1 read T2's append of 1 to y\"}]}, "
+      + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:11Z\", \"transactions\": 2}}";
+
+  @Test
+  void aReadCommittedCommitOrderCycleOnRegisters() {
+    try (Run run = new Run(expecting(Level.READ_COMMITTED))) {
+      run.pipe(txn("r", "writer", "T1", 0, 10, w("x", 1)), txn("r", "writer", "T2", 1, 11, w("x", 2), w("y", 2)),
+          txn("r", "reader", "T3", 0, 12, r("y", 2L), r("x", 2L), r("x", 2L), r("x", 1L)));
+      assertThat(only(run.out.readKeyValuesToList(), "r")).isEqualTo("{\"historyId\": \"r\", "
+          + "\"violationId\": \"5e16fa9f02c74d5e8589bdb50a762476\", \"detectedAt\": \"1970-01-01T00:00:12Z\", "
+          + "\"level\": \"READ_COMMITTED\", \"anomaly\": \"commit-order-cycle\", \"witness\": {\"transactions\": ["
+          + "{\"txnId\": \"T2\", \"sessionId\": \"writer\", \"status\": \"COMMITTED\", \"ops\": ["
+          + "{\"kind\": \"WRITE\", \"key\": \"x\", \"value\": 2}, {\"kind\": \"WRITE\", \"key\": \"y\", \"value\": 2}]}, "
+          + "{\"txnId\": \"T1\", \"sessionId\": \"writer\", \"status\": \"COMMITTED\", \"ops\": ["
+          + "{\"kind\": \"WRITE\", \"key\": \"x\", \"value\": 1}]}, "
+          + "{\"txnId\": \"T3\", \"sessionId\": \"reader\", \"status\": \"COMMITTED\", \"ops\": ["
+          + "{\"kind\": \"READ\", \"key\": \"y\", \"value\": 2}, {\"kind\": \"READ\", \"key\": \"x\", \"value\": 2}, "
+          + "{\"kind\": \"READ\", \"key\": \"x\", \"value\": 2}, {\"kind\": \"READ\", \"key\": \"x\", \"value\": 1}]}], "
+          + "\"edges\": [{\"fromTxnId\": \"T2\", \"toTxnId\": \"T1\", \"type\": \"CO\", \"key\": \"x\", \"value\": null, "
+          + "\"explanation\": \"T2 precedes T1 in commit order because T3 read x from T1 after reading from T2, which also writes x\"}, "
+          + "{\"fromTxnId\": \"T1\", \"toTxnId\": \"T2\", \"type\": \"SO\", \"key\": null, \"value\": null, "
+          + "\"explanation\": \"T1 precedes T2 in session writer\"}]}, "
+          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:12Z\", \"transactions\": 3}}");
+    }
+  }
+
+  @Test
+  void writeSkewExpectingReadCommittedIsOnlyCounted() {
+    try (Run run = new Run(expecting(Level.READ_COMMITTED))) {
+      run.pipe(WRITE_SKEW);
+      assertThat(run.out.isEmpty()).isTrue();
+      assertThat(run.dlq.isEmpty()).isTrue();
+      assertThat(count(run.metrics, "isowatch.observations.stronger.level.only", "level", "serializable",
+          "anomaly", "G2-item")).isEqualTo(1.0);
+      assertThat(count(run.metrics, "isowatch.violations", "level", "serializable", "anomaly", "G2-item")).isZero();
+    }
+  }
+
+  @Test
+  void theExpectedLevelIsPerHistory() {
+    MonitorConfig config = expecting(Level.READ_COMMITTED).withLevelByHistory(Map.of("h", Level.SERIALIZABLE));
+    try (Run run = new Run(config)) {
+      run.pipe(WRITE_SKEW);
+      for (Transaction t : WRITE_SKEW) {
+        run.pipe(txn("other", t.getSessionId(), t.getTxnId(), 0, t.getEndTime().getEpochSecond(),
+            t.getOps().toArray(new Operation[0])));
+      }
+      assertThat(run.out.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly("h");
+    }
+  }
+
+  @Test
+  void aRepeatedTransactionAndABadOperationGoToTheDeadLetterTopic() {
+    try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
+      run.pipe(WRITE_SKEW[0], WRITE_SKEW[0]);
+      Transaction bad = new Transaction("h", "s3", "T9", 0L, TxnStatus.COMMITTED,
+          List.of(new Operation(OpKind.APPEND, "x", List.of(5L))), Instant.ofEpochSecond(12), Instant.ofEpochSecond(12), null);
+      run.pipe(bad);
+      List<KeyValue<String, SpecificRecord>> dead = run.dlq.readKeyValuesToList();
+      assertThat(dead).hasSize(2);
+      DeadLetter first = (DeadLetter) dead.get(0).value;
+      assertThat(first.getTopic()).isEqualTo(IN);
+      assertThat(first.getPartition()).isEqualTo(0);
+      assertThat(first.getOffset()).isEqualTo(1L);
+      assertThat(first.getReason()).isEqualTo("transaction T1 arrived before");
+      assertThat(first.getRaw()).isEqualTo(java.nio.ByteBuffer.wrap(io.isowatch.schemas.serde.RecordCodec.encode(WRITE_SKEW[0])));
+      DeadLetter second = (DeadLetter) dead.get(1).value;
+      assertThat(second.getOffset()).isEqualTo(2L);
+      assertThat(second.getReason()).isEqualTo("operation 0 of T9 appends a list; an append needs a long element");
+      assertThat(count(run.metrics, "isowatch.dlq.records", "reason", "duplicate-txn")).isEqualTo(1.0);
+      assertThat(count(run.metrics, "isowatch.dlq.records", "reason", "bad-value")).isEqualTo(1.0);
+      run.pipe(WRITE_SKEW[1]);
+      assertThat(run.out.readKeyValuesToList()).hasSize(1); // the history was not disturbed
+    }
+  }
+
+  @Test
+  void aViolationFoundByBothGenerationsIsPublishedOnce() {
+    MonitorConfig config = expecting(Level.SERIALIZABLE).withWindow(4, Duration.ZERO);
+    try (Run run = new Run(config)) {
+      // positions 0, 1 fill the first generation's first half; the write skew at 2, 3 lies in both
+      run.pipe(txn("h", "s9", "F1", 0, 1, w("z", 1)), txn("h", "s9", "F2", 1, 2, w("z", 2)));
+      run.pipe(WRITE_SKEW);
+      List<KeyValue<String, SpecificRecord>> out = run.out.readKeyValuesToList();
+      assertThat(out).hasSize(1);
+      assertThat(((Violation) out.get(0).value).getViolationId()).isEqualTo("c23c645685eeb9ce14370d78d77ee9a8");
+    }
+  }
+
+  @Test
+  void aReadWhoseWriterNeverArrivesIsPublishedAsUnresolvedWhenStreamTimePassesTheGrace() {
+    try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
+      run.pipe(txn("h", "s1", "T1", 0, 10, r("x", 5L)));
+      run.pipe(txn("other", "s1", "U1", 0, 39, w("q", 1)));
+      assertThat(run.out.isEmpty()).isTrue();
+      run.pipe(txn("other", "s1", "U2", 1, 41, w("q", 2)));
+      assertThat(only(run.out.readKeyValuesToList(), "h")).isEqualTo("{\"historyId\": \"h\", "
+          + "\"violationId\": \"76706f97f4cfb6aa99e1d9cad4b8a86d\", \"detectedAt\": \"1970-01-01T00:00:41Z\", "
+          + "\"level\": \"READ_COMMITTED\", \"anomaly\": \"thin-air-read\", \"witness\": {\"transactions\": ["
+          + "{\"txnId\": \"T1\", \"sessionId\": \"s1\", \"status\": \"COMMITTED\", \"ops\": ["
+          + "{\"kind\": \"READ\", \"key\": \"x\", \"value\": 5}]}], \"edges\": []}, "
+          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:10Z\", \"transactions\": 1}}");
+      assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(1.0);
+      run.pipe(txn("other", "s1", "U3", 2, 100, w("q", 3)));
+      assertThat(run.out.isEmpty()).isTrue();
+    }
+  }
+
+  /**
+   * A crash and restart: the processor's in-memory checkers are lost, its stores survive (Kafka
+   * Streams restores them from their changelogs before {@code init}). Two processor instances from
+   * the supplier share the same stores (the supplier's own persistent stores, changelogging off)
+   * through {@link MockProcessorContext}; the second is initialised on the first one's stores. ({@link
+   * TopologyTestDriver#close()} deletes its state directory, so it cannot show a restart.)
+   */
+  @Test
+  void afterARestartTheStateIsRestoredAndNothingIsPublishedTwice() {
+    List<StateStore> opened = new ArrayList<>();
+    try {
+      restart(opened);
+    } finally {
+      opened.forEach(StateStore::close);
+    }
+  }
+
+  private void restart(List<StateStore> stores) {
+    MonitorConfig config = expecting(Level.SERIALIZABLE);
+    var supplier = CheckerStage.supplier(config, MonitorMetrics.inMemory());
+    for (StoreBuilder<?> b : supplier.stores()) {
+      stores.add(((StoreBuilder<?>) withoutLogging(b)).build());
+    }
+    Transaction[] skew = new Transaction[WRITE_SKEW.length];
+    for (int i = 0; i < skew.length; i++) {
+      Transaction t = WRITE_SKEW[i];
+      skew[i] = txn("w", t.getSessionId(), t.getTxnId(), 0, t.getEndTime().getEpochSecond(),
+          t.getOps().toArray(new Operation[0]));
+    }
+    MockProcessorContext<String, SpecificRecord> first = context(stores, true);
+    var p1 = supplier.get();
+    p1.init(first);
+    for (Transaction t : List.of(skew[0], skew[1], G1C[0])) {
+      p1.process(new org.apache.kafka.streams.processor.api.Record<>(t.getHistoryId(), t, t.getEndTime().toEpochMilli()));
+    }
+    List<String> keys = new ArrayList<>();
+    first.forwarded().forEach(f -> keys.add(f.record().key()));
+    assertThat(keys).containsExactly("w"); // G1C[0] is held
+
+    MockProcessorContext<String, SpecificRecord> second = context(stores, false);
+    var p2 = supplier.get();
+    p2.init(second);
+    List<Transaction> more = List.of(G1C[1], txn("w", "s3", "T3", 0, 12, rl("x", 1), rl("y", 1)), skew[0]);
+    for (Transaction t : more) {
+      p2.process(new org.apache.kafka.streams.processor.api.Record<>(t.getHistoryId(), t, t.getEndTime().toEpochMilli()));
+    }
+    List<SpecificRecord> out = new ArrayList<>();
+    second.forwarded().forEach(f -> out.add(f.record().value()));
+    assertThat(out).hasSize(2);
+    assertThat(out.get(0).toString()).isEqualTo(G1C_RECORD); // the restored held T1 was released by T2
+    assertThat(((DeadLetter) out.get(1)).getReason()).isEqualTo("transaction T1 arrived before");
+  }
+
+  private static StoreBuilder<?> withoutLogging(StoreBuilder<?> b) {
+    return b.withLoggingDisabled();
+  }
+
+  private MockProcessorContext<String, SpecificRecord> context(List<StateStore> stores, boolean initStores) {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "checker-stage-test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    MockProcessorContext<String, SpecificRecord> ctx =
+        new MockProcessorContext<>(p, new org.apache.kafka.streams.processor.TaskId(0, 0), stateDir.toFile());
+    for (StateStore s : stores) {
+      if (initStores) {
+        s.init(ctx.getStateStoreContext(), s);
+      }
+      ctx.addStateStore(s);
+    }
+    return ctx;
+  }
+}
