@@ -1,0 +1,110 @@
+package io.isowatch.bench.stream;
+
+import io.isowatch.bench.family.SerialRegisterHistories;
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.level.Level;
+import io.isowatch.stream.kafka.EmbeddedKafka;
+import io.isowatch.stream.replay.HistoryRecords;
+import io.isowatch.stream.replay.Replayer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.CommonClientConfigs;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The streaming benchmark of issue 5: on an in-process KRaft broker, the sustained throughput of the
+ * monitor's topology against the raw consume rate of the same topic, for both input forms (op-level
+ * {@code TxnEvent}s and whole {@code Transaction}s); the detection latency at a fixed offered load;
+ * and the heap per transaction in the window. Prints Markdown tables for {@code
+ * docs/PERFORMANCE.md}.
+ *
+ * <p>Workload: the checker benchmark's register family ({@link SerialRegisterHistories}, 8 operations
+ * per transaction, 50 sessions, half reads), one history, one partition (one checker task), checked
+ * with read committed, read atomic and causal consistency on (expected level causal). This class
+ * parses options and prints; {@link ThroughputRun} and {@link LatencyRun} measure.
+ */
+@Command(name = "isowatch-stream-bench", mixinStandardHelpOptions = true,
+    description = "Times the monitor's Kafka Streams topology on an in-process broker.")
+public final class StreamBenchmark implements Callable<Integer> {
+  @Option(names = "--transactions", description = "Transactions per throughput run (default: ${DEFAULT-VALUE}).")
+  int transactions = 200_000;
+
+  @Option(names = "--window", description = "Window of the checker in transactions (default: ${DEFAULT-VALUE}).")
+  int window = 100_000;
+
+  @Option(names = "--forms", split = ",", description = "Input forms: whole, events (default: whole,events).")
+  List<String> forms = List.of("whole", "events");
+
+  @Option(names = "--latency-rate", description = "Offered load of the latency run, transactions/s (default: ${DEFAULT-VALUE}).")
+  int latencyRate = 5_000;
+
+  @Option(names = "--latency-seconds", description = "Length of the latency run in seconds (default: ${DEFAULT-VALUE}).")
+  int latencySeconds = 20;
+
+  @Option(names = "--violation-every", description = "In the latency run, one causal violation per this many transactions (default: ${DEFAULT-VALUE}).")
+  int violationEvery = 500;
+
+  @Option(names = "--seed", description = "Generation seed (default: ${DEFAULT-VALUE}).")
+  long seed = 1;
+
+  /**
+   * Runs the benchmark; exit code 0, or 2 on bad options.
+   *
+   * @param args see {@code --help}
+   */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new StreamBenchmark()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    for (String f : forms) {
+      if (!f.equals("whole") && !f.equals("events")) {
+        throw new CommandLine.ParameterException(new CommandLine(this), "unknown form '" + f + "': use whole or events");
+      }
+    }
+    System.out.printf(Locale.ROOT, "# isowatch streaming benchmark: %d transactions x 8 ops, 50 sessions, window %d, levels RC+RA+CC, started %s%n",
+        transactions, window, Instant.now());
+    History history = SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(transactions), seed);
+    List<ThroughputRun.Result> results = new ArrayList<>();
+    LatencyRun.Result latency = null;
+    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      Properties client = new Properties();
+      client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+      for (String form : forms) {
+        boolean whole = form.equals("whole");
+        String topic = "bench." + form;
+        kafka.createTopic(topic, 1, Optional.empty());
+        HistoryRecords records = new HistoryRecords(history, "bench", Instant.now(), Duration.ofNanos(1000));
+        long published;
+        try (Replayer replayer = new Replayer(client, topic)) {
+          published = replayer.publish(records, whole, n -> { }).records();
+        }
+        System.out.printf(Locale.ROOT, "published %,d %s records to %s%n", published, form, topic);
+        results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL).run());
+      }
+      latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed).run();
+    }
+    System.out.println();
+    System.out.println("| input form | records | raw consume (txn/s) | topology (txn/s) | topology / raw | heap per windowed txn (bytes) |");
+    System.out.println("|---|---:|---:|---:|---:|---:|");
+    for (ThroughputRun.Result r : results) {
+      System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2f | %,.0f |%n", r.form(), r.records(),
+          r.rawTxnPerSecond(), r.topologyTxnPerSecond(), r.topologyTxnPerSecond() / r.rawTxnPerSecond(), r.heapBytesPerWindowedTxn());
+    }
+    System.out.println();
+    System.out.println("| offered load (txn/s) | seconds | violations injected | violations published | detection p50 (ms) | p99 (ms) | max (ms) |");
+    System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+    System.out.printf(Locale.ROOT, "| %,d | %d | %d | %d | %.1f | %.1f | %.1f |%n", latencyRate, latencySeconds,
+        latency.injected(), latency.published(), latency.p50Ms(), latency.p99Ms(), latency.maxMs());
+    return 0;
+  }
+}

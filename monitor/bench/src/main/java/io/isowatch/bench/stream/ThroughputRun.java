@@ -1,0 +1,157 @@
+package io.isowatch.bench.stream;
+
+import io.isowatch.checker.level.Level;
+import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.kafka.EmbeddedKafka;
+import io.isowatch.stream.metrics.MonitorMetrics;
+import io.isowatch.stream.topology.MonitorConfig;
+import io.micrometer.core.instrument.Counter;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * One throughput point: the raw consume rate of a topic (a plain consumer reading every record's
+ * bytes, no decoding) and, measured right after it on the same topic, the rate at which the
+ * monitor's topology checks its transactions, plus the heap the topology holds per transaction of a
+ * full window.
+ *
+ * <p>The topology's rate is taken between the first and the last transaction the checker counts
+ * ({@code isowatch.transactions.checked}), so the consumer group's start-up is not in it; the counter
+ * is sampled every 10 ms (the resolution of the figure).
+ */
+final class ThroughputRun {
+  private static final Duration LIMIT = Duration.ofMinutes(15);
+
+  /**
+   * @param form {@code whole} or {@code events}
+   * @param records records in the topic
+   * @param rawTxnPerSecond transactions per second read by the plain consumer
+   * @param topologyTxnPerSecond transactions per second checked by the topology
+   * @param heapBytesPerWindowedTxn heap held after a full GC with the window full, above the heap
+   *     before the topology started, divided by the transactions in the window (bytes)
+   */
+  record Result(String form, long records, double rawTxnPerSecond, double topologyTxnPerSecond,
+      double heapBytesPerWindowedTxn) {}
+
+  private final EmbeddedKafka kafka;
+  private final String topic;
+  private final String form;
+  private final int transactions;
+  private final long records;
+  private final int window;
+  private final Level level;
+
+  /**
+   * @param kafka the broker
+   * @param topic the input topic, one partition, already filled
+   * @param form {@code whole} or {@code events}
+   * @param transactions transactions in the topic
+   * @param records records in the topic
+   * @param window the checker's window in transactions
+   * @param level the expected level
+   */
+  ThroughputRun(EmbeddedKafka kafka, String topic, String form, int transactions, long records, int window, Level level) {
+    this.kafka = kafka;
+    this.topic = topic;
+    this.form = form;
+    this.transactions = transactions;
+    this.records = records;
+    this.window = window;
+    this.level = level;
+  }
+
+  /**
+   * @return the measured point
+   * @throws IOException if the state directory cannot be created
+   * @throws IllegalStateException if the topology does not check every transaction within 15 min
+   */
+  Result run() throws IOException {
+    double raw = rawConsume();
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    long before = heapAfterGc(memory);
+    MonitorConfig config = MonitorConfig.defaults()
+        .withTopics(topic, topic + ".violations", topic + ".dlq")
+        .withExpectedLevel(level)
+        .withWindow(window, Duration.ZERO);
+    kafka.createTopic(config.violationsTopic(), 1, Optional.empty());
+    kafka.createTopic(config.dlqTopic(), 1, Optional.empty());
+    MonitorMetrics metrics = MonitorMetrics.inMemory();
+    Counter checked = metrics.registry().get("isowatch.transactions.checked").counter();
+    Path state = Files.createTempDirectory("isowatch-bench-state");
+    Properties overlay = new Properties();
+    overlay.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
+    overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
+    Properties props = MonitorApp.properties("bench-" + form + "-" + System.nanoTime(), kafka.bootstrapServers(), overlay);
+    double rate;
+    long heldPerTxn;
+    try (MonitorApp app = MonitorApp.start(config, metrics, props, s -> { })) {
+      long deadline = System.nanoTime() + LIMIT.toNanos();
+      long t0 = 0;
+      double c0 = 0;
+      while (checked.count() < transactions) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the topology checked " + (long) checked.count() + " of " + transactions + " transactions in " + LIMIT);
+        }
+        if (t0 == 0 && checked.count() > 0) {
+          t0 = System.nanoTime();
+          c0 = checked.count();
+        }
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      }
+      long t1 = System.nanoTime();
+      rate = (transactions - c0) / ((t1 - t0) / 1e9);
+      heldPerTxn = (heapAfterGc(memory) - before) / Math.min(window, transactions);
+    }
+    System.out.printf(Locale.ROOT, "%s: raw consume %,.0f txn/s, topology %,.0f txn/s%n", form, raw, rate);
+    return new Result(form, records, raw, rate, heldPerTxn);
+  }
+
+  /** @return transactions per second read by a plain consumer of the whole topic */
+  private double rawConsume() {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
+      TopicPartition tp = new TopicPartition(topic, 0);
+      consumer.assign(List.of(tp));
+      consumer.seekToBeginning(List.of(tp));
+      long n = 0;
+      long bytes = 0;
+      long t0 = System.nanoTime();
+      while (n < records) {
+        ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
+        for (var r : batch) {
+          bytes += r.value().length;
+          n++;
+        }
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      System.out.printf(Locale.ROOT, "%s: raw consume of %,d records (%,d bytes) in %.2f s%n", form, n, bytes, seconds);
+      return transactions / seconds;
+    }
+  }
+
+  private static long heapAfterGc(MemoryMXBean memory) {
+    System.gc();
+    System.gc();
+    return memory.getHeapMemoryUsage().getUsed();
+  }
+}
