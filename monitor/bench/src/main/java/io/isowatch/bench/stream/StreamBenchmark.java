@@ -55,6 +55,10 @@ public final class StreamBenchmark implements Callable<Integer> {
   @Option(names = "--seed", description = "Generation seed (default: ${DEFAULT-VALUE}).")
   long seed = 1;
 
+  @Option(names = "--processing-guarantee",
+      description = "Kafka Streams processing.guarantee of the monitor: exactly_once_v2 or at_least_once (default: ${DEFAULT-VALUE}).")
+  String guarantee = "exactly_once_v2";
+
   /**
    * Runs the benchmark; exit code 0, or 2 on bad options.
    *
@@ -71,8 +75,8 @@ public final class StreamBenchmark implements Callable<Integer> {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown form '" + f + "': use whole or events");
       }
     }
-    System.out.printf(Locale.ROOT, "# isowatch streaming benchmark: %d transactions x 8 ops, 50 sessions, window %d, levels RC+RA+CC, started %s%n",
-        transactions, window, Instant.now());
+    System.out.printf(Locale.ROOT, "# isowatch streaming benchmark: %d transactions x 8 ops, 50 sessions, window %d, levels RC+RA+CC, %s, started %s%n",
+        transactions, window, guarantee, Instant.now());
     History history = SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(transactions), seed);
     List<ThroughputRun.Result> results = new ArrayList<>();
     LatencyRun.Result latency = null;
@@ -89,9 +93,9 @@ public final class StreamBenchmark implements Callable<Integer> {
           published = replayer.publish(records, whole, n -> { }).records();
         }
         System.out.printf(Locale.ROOT, "published %,d %s records to %s%n", published, form, topic);
-        results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL).run());
+        results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL, guarantee).run());
       }
-      latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed).run();
+      latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, guarantee).run();
     }
     System.out.println();
     System.out.println("| input form | records | raw consume (txn/s) | topology (txn/s) | topology / raw | heap per windowed txn (bytes) |");

@@ -56,6 +56,7 @@ final class ThroughputRun {
   private final long records;
   private final int window;
   private final Level level;
+  private final String guarantee;
 
   /**
    * @param kafka the broker
@@ -65,8 +66,11 @@ final class ThroughputRun {
    * @param records records in the topic
    * @param window the checker's window in transactions
    * @param level the expected level
+   * @param guarantee Kafka Streams' {@code processing.guarantee}
    */
-  ThroughputRun(EmbeddedKafka kafka, String topic, String form, int transactions, long records, int window, Level level) {
+  ThroughputRun(EmbeddedKafka kafka, String topic, String form, int transactions, long records, int window, Level level,
+      String guarantee) {
+    this.guarantee = guarantee;
     this.kafka = kafka;
     this.topic = topic;
     this.form = form;
@@ -97,6 +101,7 @@ final class ThroughputRun {
     Properties overlay = new Properties();
     overlay.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
     overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
+    overlay.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
     Properties props = MonitorApp.properties("bench-" + form + "-" + System.nanoTime(), kafka.bootstrapServers(), overlay);
     double rate;
     long heldPerTxn;
