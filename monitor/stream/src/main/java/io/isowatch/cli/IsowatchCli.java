@@ -10,7 +10,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code isowatch}, the command line (picocli): the subcommands {@code check} and {@code demo}.
+ * {@code isowatch}, the command line (picocli): the subcommands {@code check}, {@code demo} and
+ * {@code museum}.
  * This class only wires: {@link #commandLine} builds the parser with the project's exit codes, and
  * {@link #main} runs it on the process's streams.
  */
@@ -20,7 +21,7 @@ import picocli.CommandLine.Spec;
     exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
-    subcommands = {CheckCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {CheckCommand.class, DemoCommand.class, MuseumCommand.class, CommandLine.HelpCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     description = {
       "Checks whether a database gives the isolation level it advertises: reads a transaction"
@@ -34,6 +35,7 @@ import picocli.CommandLine.Spec;
       "  isowatch demo",
       "  isowatch check history.jsonl",
       "  isowatch check --level causal --json history.plume.txt",
+      "  isowatch museum",
       "",
       "Exit codes: 0 consistent, 1 violation found, 2 bad input or usage, 3 internal error."
     })
@@ -46,7 +48,7 @@ public final class IsowatchCli implements Runnable {
   /** Without a subcommand there is nothing to do: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: use 'check' or 'demo'");
+    throw new ParameterException(spec.commandLine(), "Missing command: use 'check', 'demo' or 'museum'");
   }
 
   /**

@@ -165,7 +165,7 @@ class CheckCommandTest {
     CliRun none = CliRun.of();
     assertThat(none.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(none.err().lines().findFirst().orElseThrow())
-        .isEqualTo("Missing command: use 'check' or 'demo'");
+        .isEqualTo("Missing command: use 'check', 'demo' or 'museum'");
   }
 
   @Test
