@@ -58,14 +58,4 @@ class ListAppendWorkloadTest {
     assertThat(counts).containsExactly(12024, 6061, 3962, 2953);
     assertThat(KeyDistribution.UNIFORM.pick(new Random(1), 4)).isEqualTo(new Random(1).nextInt(4));
   }
-
-  @Test
-  void scenariosHaveTheirTextbookShape() {
-    assertThat(Scenarios.writeSkew()).isEqualTo(List.of(
-        List.of(List.of(ProgramOp.read("x"), ProgramOp.read("y"), ProgramOp.write("x", 1))),
-        List.of(List.of(ProgramOp.read("x"), ProgramOp.read("y"), ProgramOp.write("y", 1)))));
-    assertThat(Scenarios.readSkew()).hasSize(2);
-    assertThat(Scenarios.lostUpdate()).hasSize(2);
-    assertThat(Scenarios.longFork()).hasSize(4);
-  }
 }
