@@ -20,7 +20,7 @@ public final class Museum {
    */
   public static String render(List<RungResult> results) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "%-4s %-11s %-12s %-29s %-66s %s%n",
+    sb.append(String.format(Locale.ROOT, "%-4s %-11s %-12s %-29s %-70s %s%n",
         "rung", "engine", "workload", "soundness", "weakness (the next rung forbids)", "commit rate"));
     for (RungResult r : results) {
       String sound = r.sound()
@@ -36,7 +36,7 @@ public final class Museum {
         weak = "admits " + r.admitted() + gloss(r) + " at seed " + r.admittedSeed() + " (" + r.admittedSchedules() + " of "
             + r.schedules() + ")";
       }
-      sb.append(String.format(Locale.ROOT, "%-4s %-11s %-12s %-29s %-66s %d.%d%% (%d of %d)%n",
+      sb.append(String.format(Locale.ROOT, "%-4s %-11s %-12s %-29s %-70s %d.%d%% (%d of %d)%n",
           r.rung(), r.rung().engineName(), r.rung().workloadName(), sound, weak,
           r.commitPerMille() / 10, r.commitPerMille() % 10, r.committed(), r.transactions()));
     }
