@@ -7,6 +7,9 @@ import io.isowatch.enginesim.engine.IsolationEngine;
 import it.unimi.dsi.fastutil.bytes.ByteArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * One session's connection to an engine: forwards each call and records what it saw. The history
@@ -26,6 +29,9 @@ public final class Client {
   private final ByteArrayList kinds = new ByteArrayList();
   private final IntArrayList keys = new IntArrayList();
   private final LongArrayList values = new LongArrayList();
+  /** Per operation, the list a list read returned, null for other operations. */
+  private final List<long[]> lists = new ArrayList<>();
+  private final Consumer<SimTransaction> listener;
 
   /**
    * @param engine the engine all sessions share
@@ -33,9 +39,21 @@ public final class Client {
    * @param sessionName this session's name in the history
    */
   public Client(IsolationEngine engine, History history, String sessionName) {
+    this(engine, history, sessionName, t -> {});
+  }
+
+  /**
+   * @param engine the engine all sessions share
+   * @param history where ended transactions are recorded, shared by all clients of the engine
+   * @param sessionName this session's name in the history
+   * @param listener receives each transaction of this session when it ends, after it is in {@code
+   *     history}
+   */
+  public Client(IsolationEngine engine, History history, String sessionName, Consumer<SimTransaction> listener) {
     this.engine = engine;
     this.history = history;
     this.session = history.session(sessionName);
+    this.listener = listener;
   }
 
   /**
@@ -79,6 +97,28 @@ public final class Client {
   }
 
   /**
+   * @return the list read, oldest element first, empty for the initial list; a new array
+   * @throws IllegalStateException if no transaction is open
+   */
+  public long[] readList(String key) {
+    int k = history.key(key);
+    long[] l = engine.readList(requireTxn(), k);
+    record(OpKind.READ_LIST, k, 0);
+    lists.set(lists.size() - 1, l.clone());
+    return l;
+  }
+
+  /**
+   * @param element the element to append to the key's list, unique for the key across the history
+   * @throws IllegalStateException if no transaction is open
+   */
+  public void append(String key, long element) {
+    int k = history.key(key);
+    engine.append(requireTxn(), k, element);
+    record(OpKind.APPEND, k, element);
+  }
+
+  /**
    * Asks the engine to commit and records the transaction with the outcome.
    *
    * @return the outcome: {@link TxnStatus#COMMITTED} or {@link TxnStatus#ABORTED}
@@ -104,22 +144,43 @@ public final class Client {
     kinds.add(kind);
     keys.add(key);
     values.add(value);
+    lists.add(null);
   }
 
   private void finish(TxnStatus status) {
     history.beginTxn(session, txn + 1L);
+    List<SimOp> ops = new ArrayList<>(kinds.size());
     for (int i = 0; i < kinds.size(); i++) {
-      if (kinds.getByte(i) == OpKind.READ) {
-        history.read(keys.getInt(i), values.getLong(i));
-      } else {
-        history.write(keys.getInt(i), values.getLong(i));
+      int k = keys.getInt(i);
+      long v = values.getLong(i);
+      String key = history.keyName(k);
+      switch (kinds.getByte(i)) {
+        case OpKind.READ:
+          history.read(k, v);
+          ops.add(new SimOp(SimOp.Kind.READ, key, v == History.NIL ? null : v, List.of()));
+          break;
+        case OpKind.WRITE:
+          history.write(k, v);
+          ops.add(new SimOp(SimOp.Kind.WRITE, key, v, List.of()));
+          break;
+        case OpKind.APPEND:
+          history.append(k, v);
+          ops.add(new SimOp(SimOp.Kind.APPEND, key, v, List.of()));
+          break;
+        default:
+          long[] l = lists.get(i);
+          history.readList(k, l, 0, l.length);
+          ops.add(new SimOp(SimOp.Kind.READ_LIST, key, null, LongArrayList.wrap(l)));
       }
     }
     history.end(status);
+    long label = txn + 1L;
     kinds.clear();
     keys.clear();
     values.clear();
+    lists.clear();
     txn = IsolationEngine.WAIT;
+    listener.accept(new SimTransaction(history.sessionName(session), label, status, ops));
   }
 
   private int requireTxn() {

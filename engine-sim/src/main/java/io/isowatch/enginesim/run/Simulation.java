@@ -9,6 +9,7 @@ import io.isowatch.enginesim.workload.WorkloadSpec;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 
 /**
  * Runs a workload against an engine in a seeded interleaving and returns the history the clients
@@ -19,7 +20,8 @@ import java.util.Random;
  * pick), one operation, or commit after its last operation. So operations of different sessions
  * interleave at operation granularity. While the engine has asynchronous work pending ({@link
  * IsolationEngine#pendingDeliveries()}), one more choice, as likely as each session, is a delivery
- * step ({@link IsolationEngine#deliver}). Deterministic: {@link java.util.Random} seeded with the
+ * step ({@link IsolationEngine#deliver}). A transaction the engine refuses at commit is recorded as
+ * aborted and not retried. Deterministic: {@link java.util.Random} seeded with the
  * schedule seed; the same engine class, workload and seed give the same history. Cost: O(total
  * operations + waits); a session that waits holds nothing, and the session it waits for is always
  * runnable, so the run ends.
@@ -46,6 +48,22 @@ public final class Simulation {
    * @return the history, sessions {@code s0, s1, ...} interned in that order
    */
   public static History run(IsolationEngine engine, List<List<List<ProgramOp>>> programs, long scheduleSeed) {
+    return run(engine, programs, scheduleSeed, t -> {});
+  }
+
+  /**
+   * Runs the programs and hands each transaction to {@code listener} as it ends: the stream of
+   * completed transactions, in the order of the returned history.
+   *
+   * @param engine a fresh engine
+   * @param programs per session {@code s<i>}, its transactions in session order, each a list of
+   *     operations in program order ({@link ProgramOp}: register or list operations)
+   * @param scheduleSeed decides the interleaving and the delivery steps
+   * @param listener called once per ended transaction, committed or aborted, on the calling thread
+   * @return the history, sessions {@code s0, s1, ...} interned in that order
+   */
+  public static History run(IsolationEngine engine, List<List<List<ProgramOp>>> programs, long scheduleSeed,
+      Consumer<SimTransaction> listener) {
     History history = new History();
     int n = programs.size();
     Client[] clients = new Client[n];
@@ -53,7 +71,7 @@ public final class Simulation {
     int[] nextOp = new int[n];
     IntArrayList unfinished = new IntArrayList();
     for (int s = 0; s < n; s++) {
-      clients[s] = new Client(engine, history, RegisterWorkload.sessionName(s));
+      clients[s] = new Client(engine, history, RegisterWorkload.sessionName(s), listener);
       if (!programs.get(s).isEmpty()) {
         unfinished.add(s);
       }
@@ -75,10 +93,11 @@ public final class Simulation {
       List<ProgramOp> ops = programs.get(s).get(nextTxn[s]);
       if (nextOp[s] < ops.size()) {
         ProgramOp op = ops.get(nextOp[s]++);
-        if (op.kind() == OpKind.READ) {
-          c.read(op.key());
-        } else {
-          c.write(op.key(), op.value());
+        switch (op.kind()) {
+          case OpKind.READ -> c.read(op.key());
+          case OpKind.WRITE -> c.write(op.key(), op.value());
+          case OpKind.READ_LIST -> c.readList(op.key());
+          default -> c.append(op.key(), op.value());
         }
         continue;
       }

@@ -7,7 +7,7 @@ import java.util.Random;
 /**
  * The rw-register workload: every session runs {@code txnsPerSession} transactions of {@code
  * opsPerTxn} operations; each operation reads with probability {@code readRatio}, otherwise writes,
- * on a key chosen uniformly. Written values are unique per key: the writes of key {@code x} carry
+ * on a key chosen by {@link WorkloadSpec#distribution()}. Written values are unique per key: the writes of key {@code x} carry
  * {@code 1, 2, 3, ...} in the order they were generated (session by session), whatever the schedule
  * later does with them.
  *
@@ -31,7 +31,7 @@ public final class RegisterWorkload {
         List<ProgramOp> ops = new ArrayList<>(spec.opsPerTxn());
         for (int o = 0; o < spec.opsPerTxn(); o++) {
           boolean read = rnd.nextDouble() < spec.readRatio();
-          int k = rnd.nextInt(spec.keys());
+          int k = spec.distribution().pick(rnd, spec.keys());
           ops.add(read ? ProgramOp.read(keyName(k)) : ProgramOp.write(keyName(k), ++nextValue[k]));
         }
         txns.add(List.copyOf(ops));

@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code isowatch}, the command line (picocli): the subcommands {@code check}, {@code monitor},
- * {@code replay} and {@code demo}.
+ * {@code replay}, {@code demo} and {@code museum}.
  * This class only wires: {@link #commandLine} builds the parser with the project's exit codes, and
  * {@link #main} runs it on the process's streams.
  */
@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
     subcommands = {CheckCommand.class, MonitorCommand.class, ReplayCommand.class, DemoCommand.class,
-      CommandLine.HelpCommand.class},
+      MuseumCommand.class, CommandLine.HelpCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     description = {
       "Checks whether a database gives the isolation level it advertises: reads a transaction"
@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
       "  isowatch check --level causal --json history.plume.txt",
       "  isowatch monitor --bootstrap-servers localhost:9092 --create-topics",
       "  isowatch replay --bootstrap-servers localhost:9092 --from history.jsonl",
+      "  isowatch museum",
       "",
       "Exit codes: 0 consistent (or done), 1 violation found, 2 bad input or usage,",
       "            3 internal error; each command's --help has its own."
@@ -51,7 +52,7 @@ public final class IsowatchCli implements Runnable {
   /** Without a subcommand there is nothing to do: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay or demo (isowatch --help lists them)");
+    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay, demo or museum (isowatch --help lists them)");
   }
 
   /**

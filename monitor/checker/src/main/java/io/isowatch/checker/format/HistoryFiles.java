@@ -98,14 +98,15 @@ public final class HistoryFiles {
   }
 
   /**
-   * Writes a history as JSON lines or Plume text.
+   * Writes a history as JSON lines, Plume text or Elle EDN.
    *
    * @param h the history; every transaction closed
    * @param format {@link HistoryFormat#JSONL} (any history) or {@link HistoryFormat#PLUME}
-   *     (register histories whose transactions all committed or aborted; see {@code PlumeWriter})
+   *     (register histories whose transactions all committed or aborted; see {@code PlumeWriter}) or
+   *     {@link HistoryFormat#EDN} (register or list-append histories; see {@code EdnWriter})
    * @param out the file to create or replace
    * @throws UnsupportedOperationException for other formats, naming the writable ones
-   * @throws IllegalArgumentException if Plume text cannot represent the history
+   * @throws IllegalArgumentException if Plume text or EDN cannot represent the history
    * @throws IOException if writing fails
    */
   public static void write(History h, HistoryFormat format, Path out) throws IOException {
@@ -122,10 +123,17 @@ public final class HistoryFiles {
           PlumeWriter.write(h, w);
         }
         break;
+      case EDN:
+        EdnWriter.check(h);
+        try (Writer w = new BufferedWriter(
+            new OutputStreamWriter(Files.newOutputStream(out), StandardCharsets.UTF_8), 1 << 16)) {
+          EdnWriter.write(h, w);
+        }
+        break;
       default:
         throw new UnsupportedOperationException("cannot write " + format.cliName()
             + " histories; writable formats: " + HistoryFormat.JSONL.cliName() + ", "
-            + HistoryFormat.PLUME.cliName());
+            + HistoryFormat.PLUME.cliName() + ", " + HistoryFormat.EDN.cliName());
     }
   }
 }

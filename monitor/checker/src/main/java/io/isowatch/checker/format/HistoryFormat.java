@@ -16,7 +16,7 @@ public enum HistoryFormat {
   PLUME,
   /** AWDIT's test format: sessions split by {@code ===}, transactions by {@code ---}. */
   AWDIT,
-  /** Elle / Jepsen EDN, one operation map per line (rw-register and list-append). */
+  /** Elle / Jepsen EDN, one operation map per line (rw-register and list-append; read, write). */
   EDN,
   /** dbcop's bincode history: a directory holding {@code history.bincode}. */
   DBCOP,

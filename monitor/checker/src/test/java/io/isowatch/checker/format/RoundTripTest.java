@@ -101,8 +101,8 @@ class RoundTripTest {
   @Test
   void otherFormatsAreNotWritable() {
     History h = TestHistories.parse("s1: w x 1");
-    assertThatThrownBy(() -> HistoryFiles.write(h, HistoryFormat.EDN, dir.resolve("h.edn")))
+    assertThatThrownBy(() -> HistoryFiles.write(h, HistoryFormat.AWDIT, dir.resolve("h.txt")))
         .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessage("cannot write edn histories; writable formats: jsonl, plume");
+        .hasMessage("cannot write awdit histories; writable formats: jsonl, plume, edn");
   }
 }
