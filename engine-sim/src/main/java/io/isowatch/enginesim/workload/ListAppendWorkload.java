@@ -1,8 +1,6 @@
 package io.isowatch.enginesim.workload;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /**
  * The list-append workload (Elle, Kingsbury &amp; Alvaro, VLDB 2020, §3): every session runs {@code
@@ -26,23 +24,7 @@ public final class ListAppendWorkload {
    *     operations in program order
    */
   public static List<List<List<ProgramOp>>> generate(WorkloadSpec spec) {
-    Random rnd = new Random(spec.seed());
-    long[] nextElement = new long[spec.keys()];
-    List<List<List<ProgramOp>>> sessions = new ArrayList<>(spec.sessions());
-    for (int s = 0; s < spec.sessions(); s++) {
-      List<List<ProgramOp>> txns = new ArrayList<>(spec.txnsPerSession());
-      for (int t = 0; t < spec.txnsPerSession(); t++) {
-        List<ProgramOp> ops = new ArrayList<>(spec.opsPerTxn());
-        for (int o = 0; o < spec.opsPerTxn(); o++) {
-          boolean read = rnd.nextDouble() < spec.readRatio();
-          int k = spec.distribution().pick(rnd, spec.keys());
-          String key = RegisterWorkload.keyName(k);
-          ops.add(read ? ProgramOp.readList(key) : ProgramOp.append(key, ++nextElement[k]));
-        }
-        txns.add(List.copyOf(ops));
-      }
-      sessions.add(List.copyOf(txns));
-    }
-    return List.copyOf(sessions);
+    return RegisterWorkload.programs(spec,
+        (key, read, next) -> read ? ProgramOp.readList(key) : ProgramOp.append(key, next));
   }
 }

@@ -22,8 +22,30 @@ public final class RegisterWorkload {
    *     each a list of {@code opsPerTxn} operations in program order
    */
   public static List<List<List<ProgramOp>>> generate(WorkloadSpec spec) {
+    return programs(spec, (key, read, next) -> read ? ProgramOp.read(key) : ProgramOp.write(key, next));
+  }
+
+  /** Makes one operation of a generated program. */
+  @FunctionalInterface
+  interface OpMaker {
+    /**
+     * @param key the key's name
+     * @param read whether the operation reads
+     * @param next for a write, the key's next unique value (1, 2, ...); 0 for a read
+     * @return the operation
+     */
+    ProgramOp make(String key, boolean read, long next);
+  }
+
+  /**
+   * The random programs of a spec, shared by the register and list-append workloads so that both
+   * draw the same keys in the same places.
+   *
+   * @return per session its transactions in session order, each {@code opsPerTxn} operations
+   */
+  static List<List<List<ProgramOp>>> programs(WorkloadSpec spec, OpMaker maker) {
     Random rnd = new Random(spec.seed());
-    long[] nextValue = new long[spec.keys()];
+    long[] next = new long[spec.keys()];
     List<List<List<ProgramOp>>> sessions = new ArrayList<>(spec.sessions());
     for (int s = 0; s < spec.sessions(); s++) {
       List<List<ProgramOp>> txns = new ArrayList<>(spec.txnsPerSession());
@@ -32,7 +54,7 @@ public final class RegisterWorkload {
         for (int o = 0; o < spec.opsPerTxn(); o++) {
           boolean read = rnd.nextDouble() < spec.readRatio();
           int k = spec.distribution().pick(rnd, spec.keys());
-          ops.add(read ? ProgramOp.read(keyName(k)) : ProgramOp.write(keyName(k), ++nextValue[k]));
+          ops.add(maker.make(keyName(k), read, read ? 0 : ++next[k]));
         }
         txns.add(List.copyOf(ops));
       }
