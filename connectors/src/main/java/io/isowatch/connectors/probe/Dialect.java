@@ -1,0 +1,112 @@
+package io.isowatch.connectors.probe;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * The SQL the probe needs from a database, so that any JDBC database can be probed by writing one
+ * implementation of this interface.
+ *
+ * <p>The probe keeps two tables, created if absent: {@link #LIST_TABLE} (columns {@code k}, a key
+ * of up to 128 characters, primary key; {@code v}, text holding the list as comma-separated
+ * decimal longs, oldest element first) and {@link #REGISTER_TABLE} ({@code k} as above; {@code v},
+ * a 64-bit integer). A key without a row is at its initial value: the empty list, or the register's
+ * initial value. Every statement below runs inside the session's open transaction, at the
+ * isolation level the session set through JDBC ({@link Connection#setTransactionIsolation}).
+ *
+ * <p>What an implementation must guarantee:
+ *
+ * <ul>
+ *   <li>{@link #appendSql()} appends one element to a key's list in one statement, inserting the
+ *       row when it is absent (insert-if-absent must not lose a concurrent insert: a conflicting
+ *       insert either waits and appends, or fails with an error {@link #isAbort} recognises);
+ *   <li>{@link #writeSql()} likewise sets a register, inserting the row when absent;
+ *   <li>reads are plain {@code SELECT}s by key ({@link #readSql}), no locking clause, so that what
+ *       the isolation level does to reads is what gets measured;
+ *   <li>{@link #isAbort} says which errors are the database refusing the transaction (serialization
+ *       failure, deadlock, lock timeout): those are recorded as aborted and retried as new
+ *       transactions; every other error stops the probe.
+ * </ul>
+ */
+public interface Dialect {
+  /** The list-append table. */
+  String LIST_TABLE = "isowatch_list_append";
+  /** The rw-register table. */
+  String REGISTER_TABLE = "isowatch_rw_register";
+
+  /** @return the database's name for messages, e.g. {@code PostgreSQL} */
+  String name();
+
+  /**
+   * @return DDL creating {@link #LIST_TABLE} if it does not exist (no error if it does)
+   */
+  String createListTableSql();
+
+  /**
+   * @return DDL creating {@link #REGISTER_TABLE} if it does not exist (no error if it does)
+   */
+  String createRegisterTableSql();
+
+  /**
+   * @return a statement with parameters {@code (1) k: string, (2) element: string of the decimal
+   *     long} that appends the element to the list of {@code k} in {@link #LIST_TABLE}, creating the
+   *     row holding just that element when absent
+   */
+  String appendSql();
+
+  /**
+   * @return a statement with parameters {@code (1) k: string, (2) value: long} that sets the
+   *     register {@code k} in {@link #REGISTER_TABLE}, creating the row when absent
+   */
+  String writeSql();
+
+  /**
+   * @param table {@link #LIST_TABLE} or {@link #REGISTER_TABLE}
+   * @return a plain {@code SELECT v FROM table WHERE k = ?}
+   */
+  default String readSql(String table) {
+    return "SELECT v FROM " + table + " WHERE k = ?";
+  }
+
+  /**
+   * @param e an error raised by a statement or by commit
+   * @return whether it is the database aborting the transaction for concurrency (serialization
+   *     failure, deadlock, lock wait timeout, write-write conflict), which the probe records as
+   *     aborted and retries
+   */
+  boolean isAbort(SQLException e);
+
+  /**
+   * @param c an open connection
+   * @return the server's product name and version as JDBC reports them, e.g. {@code PostgreSQL
+   *     15.20 (Debian 15.20-0+deb12u1)}
+   * @throws SQLException if the metadata cannot be read
+   */
+  default String serverVersion(Connection c) throws SQLException {
+    DatabaseMetaData md = c.getMetaData();
+    return md.getDatabaseProductName() + " " + md.getDatabaseProductVersion();
+  }
+
+  /**
+   * The dialect for a JDBC URL.
+   *
+   * @param jdbcUrl e.g. {@code jdbc:postgresql://host:5432/db}, {@code jdbc:mariadb://host:3306/db}
+   *     ({@code jdbc:mysql:} URLs get the MariaDB dialect)
+   * @return the dialect
+   * @throws IllegalArgumentException naming the supported URL prefixes when none matches
+   */
+  static Dialect forUrl(String jdbcUrl) {
+    String u = jdbcUrl.toLowerCase(Locale.ROOT);
+    if (u.startsWith("jdbc:postgresql:")) {
+      return new PostgresDialect();
+    }
+    if (u.startsWith("jdbc:mariadb:") || u.startsWith("jdbc:mysql:")) {
+      return new MariaDbDialect();
+    }
+    throw new IllegalArgumentException("no probe dialect for JDBC URL '" + jdbcUrl
+        + "'; supported: jdbc:postgresql:, jdbc:mariadb:, jdbc:mysql: (or implement"
+        + " io.isowatch.connectors.probe.Dialect)");
+  }
+}

@@ -1,0 +1,59 @@
+package io.isowatch.connectors.probe;
+
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * MariaDB (tested with 10.11; MySQL's SQL is the same here): appends with {@code CONCAT(v, ',', e)}
+ * under {@code INSERT ... ON DUPLICATE KEY UPDATE}, which inserts the row when absent and otherwise
+ * updates it (MariaDB Knowledge Base, "INSERT ON DUPLICATE KEY UPDATE"). InnoDB updates read the
+ * latest committed version of the row whatever the snapshot, unless {@code
+ * innodb_snapshot_isolation=ON}, with which an update of a row changed since the snapshot fails with
+ * error 1020.
+ *
+ * <p>Aborts (MariaDB Knowledge Base, "MariaDB Error Codes"): 1213 ER_LOCK_DEADLOCK, 1205
+ * ER_LOCK_WAIT_TIMEOUT, 1020 ER_CHECKREAD ("Record has changed since last read", the write-write
+ * conflict of {@code innodb_snapshot_isolation}).
+ */
+public final class MariaDbDialect implements Dialect {
+  private static final Set<Integer> ABORT_CODES = Set.of(1213, 1205, 1020);
+
+  @Override
+  public String name() {
+    return "MariaDB";
+  }
+
+  @Override
+  public String createListTableSql() {
+    return "CREATE TABLE IF NOT EXISTS " + LIST_TABLE
+        + " (k VARCHAR(128) PRIMARY KEY, v LONGTEXT NOT NULL) ENGINE=InnoDB";
+  }
+
+  @Override
+  public String createRegisterTableSql() {
+    return "CREATE TABLE IF NOT EXISTS " + REGISTER_TABLE
+        + " (k VARCHAR(128) PRIMARY KEY, v BIGINT NOT NULL) ENGINE=InnoDB";
+  }
+
+  @Override
+  public String appendSql() {
+    return "INSERT INTO " + LIST_TABLE + " (k, v) VALUES (?, ?)"
+        + " ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))";
+  }
+
+  @Override
+  public String writeSql() {
+    return "INSERT INTO " + REGISTER_TABLE + " (k, v) VALUES (?, ?)"
+        + " ON DUPLICATE KEY UPDATE v = VALUES(v)";
+  }
+
+  @Override
+  public boolean isAbort(SQLException e) {
+    for (SQLException x = e; x != null; x = x.getNextException()) {
+      if (ABORT_CODES.contains(x.getErrorCode())) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
