@@ -16,18 +16,23 @@ import java.util.Locale;
  * initial value. Every statement below runs inside the session's open transaction, at the
  * isolation level the session set through JDBC ({@link Connection#setTransactionIsolation}).
  *
+ * <p>A write is an {@code UPDATE} of the key's row ({@link #appendSql()}: {@code v = v || ',' || e};
+ * {@link #writeSql()}: {@code v = e}); when it updates no row, the probe inserts the row ({@link
+ * #insertSql}). Two transactions inserting the same absent key race: the loser gets a duplicate-key
+ * error, which {@link #isAbort} must count as an abort, so that the probe rolls back and retries.
+ * This is why the probe does not use {@code INSERT ... ON CONFLICT / ON DUPLICATE KEY UPDATE}: on
+ * MariaDB 10.11 at SERIALIZABLE such an upsert was seen to spin for 14 minutes, well past {@code
+ * innodb_lock_wait_timeout} ({@code docs/real-databases.md}).
+ *
  * <p>What an implementation must guarantee:
  *
  * <ul>
- *   <li>{@link #appendSql()} appends one element to a key's list in one statement, inserting the
- *       row when it is absent (insert-if-absent must not lose a concurrent insert: a conflicting
- *       insert either waits and appends, or fails with an error {@link #isAbort} recognises);
- *   <li>{@link #writeSql()} likewise sets a register, inserting the row when absent;
  *   <li>reads are plain {@code SELECT}s by key ({@link #readSql}), no locking clause, so that what
  *       the isolation level does to reads is what gets measured;
  *   <li>{@link #isAbort} says which errors are the database refusing the transaction (serialization
- *       failure, deadlock, lock timeout): those are recorded as aborted and retried as new
- *       transactions; every other error stops the probe.
+ *       failure, deadlock, lock timeout, write-write conflict, the duplicate key of an insert race):
+ *       those are recorded as aborted and retried as new transactions; every other error stops the
+ *       probe.
  * </ul>
  */
 public interface Dialect {
@@ -50,17 +55,28 @@ public interface Dialect {
   String createRegisterTableSql();
 
   /**
-   * @return a statement with parameters {@code (1) k: string, (2) element: string of the decimal
-   *     long} that appends the element to the list of {@code k} in {@link #LIST_TABLE}, creating the
-   *     row holding just that element when absent
+   * @return an {@code UPDATE} of {@link #LIST_TABLE} with parameters {@code (1) element: string of
+   *     the decimal long, (2) k: string} that appends the element to the comma-separated list of
+   *     {@code k} (PostgreSQL {@code v = v || ',' || ?}, MariaDB {@code v = CONCAT(v, ',', ?)})
    */
   String appendSql();
 
   /**
-   * @return a statement with parameters {@code (1) k: string, (2) value: long} that sets the
-   *     register {@code k} in {@link #REGISTER_TABLE}, creating the row when absent
+   * @return an {@code UPDATE} of {@link #REGISTER_TABLE} with parameters {@code (1) value: long,
+   *     (2) k: string}; default {@code UPDATE isowatch_rw_register SET v = ? WHERE k = ?}
    */
-  String writeSql();
+  default String writeSql() {
+    return "UPDATE " + REGISTER_TABLE + " SET v = ? WHERE k = ?";
+  }
+
+  /**
+   * @param table {@link #LIST_TABLE} or {@link #REGISTER_TABLE}
+   * @return an {@code INSERT} with parameters {@code (1) k: string, (2) v} (the list's one element
+   *     as a string, or the register's long); default {@code INSERT INTO table (k, v) VALUES (?, ?)}
+   */
+  default String insertSql(String table) {
+    return "INSERT INTO " + table + " (k, v) VALUES (?, ?)";
+  }
 
   /**
    * @param table {@link #LIST_TABLE} or {@link #REGISTER_TABLE}

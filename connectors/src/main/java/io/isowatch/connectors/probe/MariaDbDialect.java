@@ -4,19 +4,19 @@ import java.sql.SQLException;
 import java.util.Set;
 
 /**
- * MariaDB (tested with 10.11; MySQL's SQL is the same here): appends with {@code CONCAT(v, ',', e)}
- * under {@code INSERT ... ON DUPLICATE KEY UPDATE}, which inserts the row when absent and otherwise
- * updates it (MariaDB Knowledge Base, "INSERT ON DUPLICATE KEY UPDATE"). InnoDB updates read the
- * latest committed version of the row whatever the snapshot, unless {@code
- * innodb_snapshot_isolation=ON}, with which an update of a row changed since the snapshot fails with
- * error 1020.
+ * MariaDB (tested with 10.11; MySQL's SQL is the same here): appends with {@code UPDATE ... SET v =
+ * CONCAT(v, ',', e)}. InnoDB updates the latest committed version of the row whatever the
+ * transaction's snapshot, unless {@code innodb_snapshot_isolation=ON}, with which an update of a row
+ * changed since the snapshot fails with error 1020 (MariaDB Knowledge Base, "InnoDB System
+ * Variables", innodb_snapshot_isolation).
  *
  * <p>Aborts (MariaDB Knowledge Base, "MariaDB Error Codes"): 1213 ER_LOCK_DEADLOCK, 1205
  * ER_LOCK_WAIT_TIMEOUT, 1020 ER_CHECKREAD ("Record has changed since last read", the write-write
- * conflict of {@code innodb_snapshot_isolation}).
+ * conflict of {@code innodb_snapshot_isolation}), 1062 ER_DUP_ENTRY (two transactions inserting the
+ * same absent key; the probe rolls back the whole transaction).
  */
 public final class MariaDbDialect implements Dialect {
-  private static final Set<Integer> ABORT_CODES = Set.of(1213, 1205, 1020);
+  private static final Set<Integer> ABORT_CODES = Set.of(1213, 1205, 1020, 1062);
 
   @Override
   public String name() {
@@ -37,14 +37,7 @@ public final class MariaDbDialect implements Dialect {
 
   @Override
   public String appendSql() {
-    return "INSERT INTO " + LIST_TABLE + " (k, v) VALUES (?, ?)"
-        + " ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))";
-  }
-
-  @Override
-  public String writeSql() {
-    return "INSERT INTO " + REGISTER_TABLE + " (k, v) VALUES (?, ?)"
-        + " ON DUPLICATE KEY UPDATE v = VALUES(v)";
+    return "UPDATE " + LIST_TABLE + " SET v = CONCAT(v, ',', ?) WHERE k = ?";
   }
 
   @Override

@@ -4,16 +4,18 @@ import java.sql.SQLException;
 import java.util.Set;
 
 /**
- * PostgreSQL (tested with 15): appends with {@code v || ',' || e} under {@code INSERT ... ON
- * CONFLICT (k) DO UPDATE}, which inserts the row when absent and otherwise updates the latest
- * committed version (PostgreSQL 15 manual, "INSERT", "ON CONFLICT Clause"). At REPEATABLE READ and
- * SERIALIZABLE an update of a row changed since the snapshot fails with SQLSTATE 40001.
+ * PostgreSQL (tested with 15): appends with {@code UPDATE ... SET v = v || ',' || e}. At READ
+ * COMMITTED the update applies to the latest committed version; at REPEATABLE READ and SERIALIZABLE
+ * an update of a row changed since the snapshot fails with SQLSTATE 40001 (PostgreSQL 15 manual,
+ * §13.2 "Transaction Isolation").
  *
  * <p>Aborts (PostgreSQL 15 manual, Appendix A "Error Codes"): {@code 40001}
- * serialization_failure, {@code 40P01} deadlock_detected, {@code 55P03} lock_not_available.
+ * serialization_failure, {@code 40P01} deadlock_detected, {@code 55P03} lock_not_available, {@code
+ * 23505} unique_violation (two transactions inserting the same absent key; PostgreSQL aborts the
+ * transaction on any error).
  */
 public final class PostgresDialect implements Dialect {
-  private static final Set<String> ABORT_STATES = Set.of("40001", "40P01", "55P03");
+  private static final Set<String> ABORT_STATES = Set.of("40001", "40P01", "55P03", "23505");
 
   @Override
   public String name() {
@@ -32,14 +34,7 @@ public final class PostgresDialect implements Dialect {
 
   @Override
   public String appendSql() {
-    return "INSERT INTO " + LIST_TABLE + " AS t (k, v) VALUES (?, ?)"
-        + " ON CONFLICT (k) DO UPDATE SET v = t.v || ',' || EXCLUDED.v";
-  }
-
-  @Override
-  public String writeSql() {
-    return "INSERT INTO " + REGISTER_TABLE + " AS t (k, v) VALUES (?, ?)"
-        + " ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+    return "UPDATE " + LIST_TABLE + " SET v = v || ',' || ? WHERE k = ?";
   }
 
   @Override

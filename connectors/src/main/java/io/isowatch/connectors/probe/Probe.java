@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * (autocommit off, the configured isolation). A session repeatedly plans a transaction ({@link
  * Scenario}), runs it and commits. Reads are plain {@code SELECT}s by key; writes are appends
  * (list-append) or register writes of values unique in the whole run (one counter, 1, 2, 3, ...), so
- * every read names its writer. When the database aborts the transaction ({@link Dialect#isAbort}:
+ * every read names its writer. A write updates the key's row and inserts it when there was none
+ * ({@link Dialect}). When the database aborts the transaction ({@link Dialect#isAbort}:
  * serialization failure, deadlock, lock timeout) the transaction is rolled back, delivered as
  * ABORTED with the operations it had done, and the same plan is retried as a new transaction with
  * new values. Any other error stops every session and fails the run; a commit that failed that way
@@ -152,6 +153,9 @@ public final class Probe {
     }
   }
 
+  /** A session's prepared statements. */
+  private record Statements(PreparedStatement read, PreparedStatement write, PreparedStatement insert) {}
+
   /** One session: its connection, its random source, its transaction numbering. */
   private final class Session {
     private final String sessionId;
@@ -172,10 +176,12 @@ public final class Probe {
         boolean list = config.workload() == ProbeWorkload.LIST_APPEND;
         String table = list ? Dialect.LIST_TABLE : Dialect.REGISTER_TABLE;
         try (PreparedStatement read = c.prepareStatement(dialect.readSql(table));
-            PreparedStatement write = c.prepareStatement(list ? dialect.appendSql() : dialect.writeSql())) {
+            PreparedStatement write = c.prepareStatement(list ? dialect.appendSql() : dialect.writeSql());
+            PreparedStatement insert = c.prepareStatement(dialect.insertSql(table))) {
+          Statements st = new Statements(read, write, insert);
           while (!stopped() && claim()) {
             List<Scenario.Step> plan = config.scenario().plan(rnd, config.keys());
-            while (!runOnce(c, plan, read, write, list)) {
+            while (!runOnce(c, plan, st, list)) {
               if (stopped()) {
                 return;
               }
@@ -197,8 +203,8 @@ public final class Probe {
     }
 
     /** @return true if committed, false if aborted by the database (to be retried) */
-    private boolean runOnce(Connection c, List<Scenario.Step> plan, PreparedStatement read,
-        PreparedStatement write, boolean list) throws ProbeException {
+    private boolean runOnce(Connection c, List<Scenario.Step> plan, Statements st, boolean list)
+        throws ProbeException {
       Instant begin = Instant.now();
       List<Operation> ops = new ArrayList<>(plan.size());
       boolean committing = false;
@@ -207,17 +213,11 @@ public final class Probe {
           String key = config.keyName(step.key());
           if (step.write()) {
             long v = nextValue.getAndIncrement();
-            write.setString(1, key);
-            if (list) {
-              write.setString(2, Long.toString(v));
-            } else {
-              write.setLong(2, v);
-            }
-            write.executeUpdate();
+            write(st, key, v, list);
             ops.add(new Operation(list ? OpKind.APPEND : OpKind.WRITE, key, v));
           } else {
-            read.setString(1, key);
-            ops.add(new Operation(OpKind.READ, key, read(read, key, list)));
+            st.read().setString(1, key);
+            ops.add(new Operation(OpKind.READ, key, read(st.read(), key, list)));
           }
         }
         committing = true;
@@ -242,6 +242,25 @@ public final class Probe {
         throw new ProbeException("session " + sessionId + " at " + config.jdbcUrl()
             + (committing ? ": commit failed: " : ": statement failed: ") + e.getMessage()
             + " (SQLSTATE " + e.getSQLState() + ", vendor code " + e.getErrorCode() + ")", e);
+      }
+    }
+
+    /** Updates the key's row; inserts it if there was none (a duplicate-key race is an abort). */
+    private void write(Statements st, String key, long v, boolean list) throws SQLException {
+      if (list) {
+        st.write().setString(1, Long.toString(v));
+      } else {
+        st.write().setLong(1, v);
+      }
+      st.write().setString(2, key);
+      if (st.write().executeUpdate() == 0) {
+        st.insert().setString(1, key);
+        if (list) {
+          st.insert().setString(2, Long.toString(v));
+        } else {
+          st.insert().setLong(2, v);
+        }
+        st.insert().executeUpdate();
       }
     }
 

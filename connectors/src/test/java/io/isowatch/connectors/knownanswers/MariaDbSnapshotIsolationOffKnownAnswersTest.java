@@ -4,11 +4,13 @@ import io.isowatch.connectors.testdb.MariaDbServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The MariaDB rows of the known-answer table (issue 6) with {@code innodb_snapshot_isolation=OFF}
  * (the default before 11.6), against a real server ({@link MariaDbServer}).
  */
+@Timeout(120)
 class MariaDbSnapshotIsolationOffKnownAnswersTest {
   private static MariaDbServer server;
 

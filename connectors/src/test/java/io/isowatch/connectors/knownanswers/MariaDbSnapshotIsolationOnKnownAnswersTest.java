@@ -4,11 +4,13 @@ import io.isowatch.connectors.testdb.MariaDbServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The MariaDB row of the known-answer table (issue 6) with {@code innodb_snapshot_isolation=ON},
  * against a real server ({@link MariaDbServer}).
  */
+@Timeout(120)
 class MariaDbSnapshotIsolationOnKnownAnswersTest {
   private static MariaDbServer server;
 

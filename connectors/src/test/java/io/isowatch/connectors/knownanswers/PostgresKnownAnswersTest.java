@@ -4,11 +4,13 @@ import io.isowatch.connectors.testdb.PostgresServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The PostgreSQL rows of the known-answer table (issue 6), against a real server ({@link
  * PostgresServer}): the probe's list-append scenarios under contention, checked offline.
  */
+@Timeout(120)
 class PostgresKnownAnswersTest {
   private static PostgresServer server;
 

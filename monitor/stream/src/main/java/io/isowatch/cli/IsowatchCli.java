@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
-    subcommands = {CheckCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {CheckCommand.class, DemoCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     description = {
       "Checks whether a database gives the isolation level it advertises: reads a transaction"
