@@ -59,6 +59,12 @@ class RealDatabasesReport {
         lines.add(measureRow(row, urlFor(row, pg, off, on), false, tag++, failures));
       }
     }
+    if (!failures.isEmpty()) {
+      lines.add("");
+      lines.add("Runs where a known answer did not hold:");
+      lines.add("");
+      failures.forEach(f -> lines.add("- " + f.replace("\n", " ")));
+    }
     String table = String.join("\n", lines) + "\n";
     System.out.print(table);
     Files.writeString(Path.of("target", "real-databases.md"), table, StandardCharsets.UTF_8);
@@ -88,7 +94,10 @@ class RealDatabasesReport {
           KnownAnswerAssert.holds(row, m);
           held++;
         } catch (AssertionError e) {
-          failures.add(e.getMessage());
+          failures.add("run " + run + " (seed " + (1000L * tag + run) + "): " + e.getMessage()
+              + "; verdict at " + row.forbiddenLevel() + ": " + m.forbiddenVerdict()
+              + "; axiomatic read committed: " + m.readCommitted().verdict() + " "
+              + m.readCommitted().violations().stream().map(v -> v.anomaly().id()).toList());
         }
       }
     }
