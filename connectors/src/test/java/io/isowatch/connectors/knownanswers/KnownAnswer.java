@@ -45,9 +45,14 @@ public record KnownAnswer(
   public static final KnownAnswer PG_READ_COMMITTED = new KnownAnswer("PostgreSQL",
       ProbeIsolation.READ_COMMITTED, null, Scenario.READ_SKEW, 8, 2, 400,
       EnumSet.of(Anomaly.G_SINGLE), G0_G1, Level.READ_COMMITTED, false);
-  /** PostgreSQL REPEATABLE READ (snapshot isolation): write skew (G2-item), nothing SI forbids. */
+  /**
+   * PostgreSQL REPEATABLE READ (snapshot isolation): write skew (G2-item), nothing SI forbids. 200
+   * transactions, not 400: in 1 of 5 runs of 400 the snapshot-isolation check's bounded search for
+   * G-nonadjacent ran out in the one large component and the verdict was UNKNOWN (nothing found);
+   * 0 of 10 runs of 200 and 0 of 10 of 400 did so in a rerun ({@code docs/real-databases.md}).
+   */
   public static final KnownAnswer PG_REPEATABLE_READ = new KnownAnswer("PostgreSQL",
-      ProbeIsolation.REPEATABLE_READ, null, Scenario.WRITE_SKEW, 8, 2, 400,
+      ProbeIsolation.REPEATABLE_READ, null, Scenario.WRITE_SKEW, 8, 2, 200,
       EnumSet.of(Anomaly.G2_ITEM), G0_G1, Level.SNAPSHOT_ISOLATION, false);
   /** PostgreSQL SERIALIZABLE (SSI): nothing, and some aborts. */
   public static final KnownAnswer PG_SERIALIZABLE = new KnownAnswer("PostgreSQL",
