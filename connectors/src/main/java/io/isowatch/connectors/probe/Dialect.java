@@ -11,9 +11,10 @@ import java.util.Locale;
  *
  * <p>The probe keeps two tables, created if absent: {@link #LIST_TABLE} (columns {@code k}, a key
  * of up to 128 characters, primary key; {@code v}, text holding the list as comma-separated
- * decimal longs, oldest element first) and {@link #REGISTER_TABLE} ({@code k} as above; {@code v},
- * a 64-bit integer). A key without a row is at its initial value: the empty list, or the register's
- * initial value. Every statement below runs inside the session's open transaction, at the
+ * decimal longs, oldest element first, {@code ""} for the empty list, a leading comma ignored) and
+ * {@link #REGISTER_TABLE} ({@code k} as above; {@code v}, a nullable 64-bit integer). A key without
+ * a row, with {@code ""} or with NULL is at its initial value. The probe inserts its keys at their
+ * initial value before the sessions start. Every statement below runs inside the session's open transaction, at the
  * isolation level the session set through JDBC ({@link Connection#setTransactionIsolation}).
  *
  * <p>A write is an {@code UPDATE} of the key's row ({@link #appendSql()}: {@code v = v || ',' || e};

@@ -32,7 +32,7 @@ public final class MariaDbDialect implements Dialect {
   @Override
   public String createRegisterTableSql() {
     return "CREATE TABLE IF NOT EXISTS " + REGISTER_TABLE
-        + " (k VARCHAR(128) PRIMARY KEY, v BIGINT NOT NULL) ENGINE=InnoDB";
+        + " (k VARCHAR(128) PRIMARY KEY, v BIGINT) ENGINE=InnoDB";
   }
 
   @Override

@@ -29,7 +29,7 @@ public final class PostgresDialect implements Dialect {
 
   @Override
   public String createRegisterTableSql() {
-    return "CREATE TABLE IF NOT EXISTS " + REGISTER_TABLE + " (k VARCHAR(128) PRIMARY KEY, v BIGINT NOT NULL)";
+    return "CREATE TABLE IF NOT EXISTS " + REGISTER_TABLE + " (k VARCHAR(128) PRIMARY KEY, v BIGINT)";
   }
 
   @Override

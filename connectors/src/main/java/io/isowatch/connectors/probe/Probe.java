@@ -80,10 +80,11 @@ public final class Probe {
     try (Connection c = connect()) {
       version = dialect.serverVersion(c);
       c.setAutoCommit(true);
+      boolean list = config.workload() == ProbeWorkload.LIST_APPEND;
       try (Statement s = c.createStatement()) {
-        s.execute(config.workload() == ProbeWorkload.LIST_APPEND
-            ? dialect.createListTableSql() : dialect.createRegisterTableSql());
+        s.execute(list ? dialect.createListTableSql() : dialect.createRegisterTableSql());
       }
+      createRows(c, list);
     } catch (SQLException e) {
       throw new ProbeException("cannot set up the probe tables at " + config.jdbcUrl() + ": "
           + e.getMessage(), e);
@@ -135,6 +136,34 @@ public final class Probe {
     }
     return new ProbeResult(version, committed.get(), aborted.get(), unknown.get(),
         Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  /**
+   * Inserts the run's keys at their initial value (an empty list, a NULL register) before the
+   * sessions start, one autocommitted insert each; a key already present is left as it is. Without
+   * this, sessions race to insert absent keys, and on MariaDB 10.11 at SERIALIZABLE such a race was
+   * seen to livelock: one INSERT waited for 22 minutes (past innodb_lock_wait_timeout) while the
+   * others deadlocked on the gap locks of their reads (docs/real-databases.md).
+   */
+  private void createRows(Connection c, boolean list) throws SQLException {
+    try (PreparedStatement insert = c.prepareStatement(
+        dialect.insertSql(list ? Dialect.LIST_TABLE : Dialect.REGISTER_TABLE))) {
+      for (int k = 0; k < config.keys(); k++) {
+        insert.setString(1, config.keyName(k));
+        if (list) {
+          insert.setString(2, "");
+        } else {
+          insert.setNull(2, java.sql.Types.BIGINT);
+        }
+        try {
+          insert.executeUpdate();
+        } catch (SQLException e) {
+          if (!dialect.isAbort(e)) {
+            throw e;
+          }
+        }
+      }
+    }
   }
 
   private Connection connect() throws ProbeException {
@@ -270,7 +299,8 @@ public final class Probe {
           return list ? List.of() : null;
         }
         if (!list) {
-          return rs.getLong(1);
+          long v = rs.getLong(1);
+          return rs.wasNull() ? null : v;
         }
         return parseList(key, rs.getString(1));
       }
@@ -278,7 +308,11 @@ public final class Probe {
 
     private List<Long> parseList(String key, String text) throws ProbeException {
       List<Long> out = new ArrayList<>();
-      for (String part : text.split(",", -1)) {
+      String elements = text.startsWith(",") ? text.substring(1) : text;
+      if (elements.isEmpty()) {
+        return out;
+      }
+      for (String part : elements.split(",", -1)) {
         try {
           out.add(Long.parseLong(part));
         } catch (NumberFormatException e) {
