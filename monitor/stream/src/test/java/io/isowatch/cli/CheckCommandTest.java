@@ -165,7 +165,7 @@ class CheckCommandTest {
     CliRun none = CliRun.of();
     assertThat(none.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(none.err().lines().findFirst().orElseThrow())
-        .isEqualTo("Missing command: use check, monitor, replay, demo or museum (isowatch --help lists them)");
+        .isEqualTo("Missing command: use check, monitor, replay, demo, museum or probe (isowatch --help lists them)");
   }
 
   @Test

@@ -1,0 +1,278 @@
+package io.isowatch.cli;
+
+import io.isowatch.checker.format.HistoryFiles;
+import io.isowatch.checker.format.HistoryFormat;
+import io.isowatch.connectors.kafka.KafkaTransactionSink;
+import io.isowatch.connectors.probe.Dialect;
+import io.isowatch.connectors.probe.HistoryCollector;
+import io.isowatch.connectors.probe.Probe;
+import io.isowatch.connectors.probe.ProbeConfig;
+import io.isowatch.connectors.probe.ProbeException;
+import io.isowatch.connectors.probe.ProbeIsolation;
+import io.isowatch.connectors.probe.ProbeResult;
+import io.isowatch.connectors.probe.ProbeWorkload;
+import io.isowatch.connectors.probe.Scenario;
+import io.isowatch.connectors.recorder.TransactionSink;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code isowatch probe}: runs the probe workload ({@link Probe}) against a database through JDBC
+ * and writes what it saw as a history file, publishes it to Kafka, or both.
+ */
+@Command(
+    name = "probe",
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
+    exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
+    versionProvider = IsowatchCli.Version.class,
+    header = "Run a canary workload against a database and record what it saw.",
+    description = {
+      "Runs transactions against the database at --jdbc-url from --sessions concurrent sessions"
+          + " (one JDBC connection each) at the given isolation level, in the probe's own tables"
+          + " (isowatch_list_append, isowatch_rw_register; created if absent). Every value written"
+          + " is unique, so every read names its writer. Transactions the database aborts"
+          + " (serialization failure, deadlock, lock timeout) are recorded as aborted and retried.",
+      "",
+      "The history goes to --out (isowatch JSON lines, for 'isowatch check') and/or to Kafka"
+          + " (--bootstrap-servers; Transaction records on --topic for 'isowatch monitor')."
+          + " Without either, only the counts are printed.",
+      "",
+      "Databases: PostgreSQL (jdbc:postgresql:) and MariaDB or MySQL (jdbc:mariadb:, jdbc:mysql:).",
+      ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  isowatch probe --jdbc-url jdbc:postgresql://localhost:5432/app --user app --isolation"
+          + " repeatable-read --scenario write-skew --transactions 500 --out probe.jsonl",
+      "  isowatch check --level serializable probe.jsonl",
+      "",
+      "Exit codes: 0 the run finished, 2 bad usage or the database/broker failed (the message"
+          + " says which and why), 3 internal error."
+    })
+final class ProbeCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--jdbc-url", required = true, paramLabel = "URL",
+      description = "The database, e.g. jdbc:postgresql://localhost:5432/app.")
+  private String jdbcUrl;
+
+  @Option(names = "--user", paramLabel = "U", description = "Database user (or in the URL).")
+  private String user;
+
+  @Option(names = "--password", paramLabel = "P", defaultValue = "${env:ISOWATCH_DB_PASSWORD}",
+      description = "Database password (default: environment variable ISOWATCH_DB_PASSWORD).")
+  private String password;
+
+  @Option(names = "--isolation", required = true, paramLabel = "LEVEL",
+      converter = IsolationConverter.class,
+      description = "read-committed, repeatable-read or serializable.")
+  private ProbeIsolation isolation;
+
+  @Option(names = "--workload", paramLabel = "W", defaultValue = "list-append",
+      converter = WorkloadConverter.class,
+      description = "list-append (reads reveal version order; needed for snapshot isolation and"
+          + " serializable checks) or rw-register. Default: ${DEFAULT-VALUE}.")
+  private ProbeWorkload workload;
+
+  @Option(names = "--scenario", paramLabel = "S", defaultValue = "random",
+      converter = ScenarioConverter.class,
+      description = "Transaction shapes: random (1-4 reads/writes on random keys), write-skew,"
+          + " read-skew or lost-update. Default: ${DEFAULT-VALUE}.")
+  private Scenario scenario;
+
+  @Option(names = "--sessions", paramLabel = "N", defaultValue = "4",
+      description = "Concurrent sessions (connections). Default: ${DEFAULT-VALUE}.")
+  private int sessions;
+
+  @Option(names = "--keys", paramLabel = "K", defaultValue = "8",
+      description = "Distinct keys; fewer keys, more contention. Default: ${DEFAULT-VALUE}.")
+  private int keys;
+
+  @ArgGroup(exclusive = true)
+  private Bound bound;
+
+  static final class Bound {
+    @Option(names = "--duration", paramLabel = "D", converter = DurationConverter.class,
+        description = "Run this long, e.g. 30s, 5m, 1h, 500ms or ISO-8601 PT30S.")
+    Duration duration;
+
+    @Option(names = "--transactions", paramLabel = "T",
+        description = "Stop after T committed transactions (default when neither is given: 1000).")
+    long transactions;
+  }
+
+  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
+      description = "Kafka brokers to publish the transactions to (idempotent producer).")
+  private String bootstrapServers;
+
+  @Option(names = "--topic", paramLabel = "TOPIC", defaultValue = KafkaTransactionSink.DEFAULT_TOPIC,
+      description = "Topic for --bootstrap-servers. Default: ${DEFAULT-VALUE}.")
+  private String topic;
+
+  @Option(names = "--history-id", paramLabel = "ID", defaultValue = "probe",
+      description = "The history the records belong to (one per monitored database). Default: ${DEFAULT-VALUE}.")
+  private String historyId;
+
+  @Option(names = "--out", paramLabel = "FILE",
+      description = "Write the history as isowatch JSON lines to FILE.")
+  private Path out;
+
+  @Option(names = "--run-tag", paramLabel = "TAG",
+      description = "Names this run's keys (TAG-k0, ...) and sessions (TAG-s0, ...); default: r"
+          + " followed by the start time in base 36, so that runs never share keys.")
+  private String runTag;
+
+  @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1",
+      description = "Seed of the sessions' random choices. Default: ${DEFAULT-VALUE}.")
+  private long seed;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter stdout = spec.commandLine().getOut();
+    ProbeConfig config;
+    Dialect dialect;
+    try {
+      long transactions = bound == null ? 1000 : bound.transactions;
+      Duration duration = bound == null ? null : bound.duration;
+      String tag = runTag != null ? runTag : "r" + Long.toString(System.currentTimeMillis(), 36);
+      config = new ProbeConfig(jdbcUrl, user, password, isolation, workload, scenario, sessions, keys,
+          transactions, duration, historyId, tag, seed);
+      dialect = Dialect.forUrl(jdbcUrl);
+    } catch (IllegalArgumentException e) {
+      err.println("isowatch probe: " + e.getMessage());
+      return ExitCode.BAD_INPUT;
+    }
+    HistoryCollector collector = out == null ? null : new HistoryCollector();
+    KafkaTransactionSink kafka = null;
+    try {
+      if (bootstrapServers != null) {
+        kafka = new KafkaTransactionSink(bootstrapServers, topic, Map.of());
+      }
+      TransactionSink sink = both(collector, kafka);
+      ProbeResult r = new Probe(config, dialect, sink).run();
+      if (kafka != null) {
+        kafka.close();
+        kafka = null;
+      }
+      stdout.printf(Locale.ROOT, "probe: %s; %s, %s, scenario %s, %d sessions x %d keys (run %s):"
+          + " %d committed, %d aborted, %d unknown in %.1f s%n", r.serverVersion(), isolation, workload,
+          scenario, sessions, keys, config.runTag(), r.committed(), r.aborted(), r.unknown(),
+          r.elapsed().toMillis() / 1000.0);
+      if (collector != null) {
+        HistoryFiles.write(collector.history(), HistoryFormat.JSONL, out);
+        stdout.println("history written to " + out);
+      }
+      if (bootstrapServers != null) {
+        stdout.println("published " + r.total() + " transactions to " + topic + " at " + bootstrapServers
+            + " (history id " + historyId + ")");
+      }
+      return ExitCode.CONSISTENT;
+    } catch (ProbeException e) {
+      err.println("isowatch probe: " + e.getMessage());
+      return ExitCode.BAD_INPUT;
+    } catch (IllegalStateException | org.apache.kafka.common.KafkaException e) {
+      err.println("isowatch probe: " + e.getMessage()
+          + " (check --bootstrap-servers and that the broker runs)");
+      return ExitCode.BAD_INPUT;
+    } catch (IOException e) {
+      err.println("isowatch probe: cannot write " + out + ": " + e.getMessage());
+      return ExitCode.BAD_INPUT;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("isowatch probe: interrupted");
+      return ExitCode.INTERNAL_ERROR;
+    } finally {
+      if (kafka != null) {
+        try {
+          kafka.close();
+        } catch (RuntimeException e) {
+          err.println("isowatch probe: " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  private static TransactionSink both(TransactionSink a, TransactionSink b) {
+    if (a == null) {
+      return b == null ? t -> { } : b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return t -> {
+      a.accept(t);
+      b.accept(t);
+    };
+  }
+
+  /** Parses {@code read-committed} etc. */
+  static final class IsolationConverter implements ITypeConverter<ProbeIsolation> {
+    @Override
+    public ProbeIsolation convert(String value) {
+      return ProbeIsolation.parse(value);
+    }
+  }
+
+  /** Parses {@code list-append} or {@code rw-register}. */
+  static final class WorkloadConverter implements ITypeConverter<ProbeWorkload> {
+    @Override
+    public ProbeWorkload convert(String value) {
+      return ProbeWorkload.parse(value);
+    }
+  }
+
+  /** Parses {@code random}, {@code write-skew}, {@code read-skew}, {@code lost-update}. */
+  static final class ScenarioConverter implements ITypeConverter<Scenario> {
+    @Override
+    public Scenario convert(String value) {
+      return Scenario.parse(value);
+    }
+  }
+
+  /** Parses {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601 ({@code PT30S}). */
+  static final class DurationConverter implements ITypeConverter<Duration> {
+    private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+    @Override
+    public Duration convert(String value) {
+      String v = value.strip().toLowerCase(Locale.ROOT);
+      Matcher m = SHORT.matcher(v);
+      if (m.matches()) {
+        long n = Long.parseLong(m.group(1));
+        switch (m.group(2)) {
+          case "ms":
+            return Duration.ofMillis(n);
+          case "s":
+            return Duration.ofSeconds(n);
+          case "m":
+            return Duration.ofMinutes(n);
+          default:
+            return Duration.ofHours(n);
+        }
+      }
+      try {
+        return Duration.parse(value.strip());
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException("bad duration '" + value
+            + "'; expected e.g. 500ms, 30s, 5m, 1h or PT30S");
+      }
+    }
+  }
+}
