@@ -365,6 +365,66 @@ class CheckerStageTest {
     assertThat(((DeadLetter) out.get(2)).getReason()).isEqualTo("transaction T1 arrived before");
   }
 
+  /**
+   * Record timestamps that are wall-clock times (a producer's, not the events' end times) never
+   * expire a read grace, before or after a restart: the grace runs on the transactions' end times
+   * only, restored exactly from the stores. (Measured on record timestamps, T1's read was published
+   * as an unresolved thin-air read at the first punctuation, and again for every held read after a
+   * restart.) The grace still expires on event time: T3's read of a value never written is reported
+   * once another history's end times pass T3's end time plus the grace.
+   */
+  @Test
+  void wallClockRecordTimestampsDoNotExpireTheReadGraceBeforeOrAfterARestart() {
+    List<StateStore> opened = new ArrayList<>();
+    try {
+      wallClockRestart(opened);
+    } finally {
+      opened.forEach(StateStore::close);
+    }
+  }
+
+  private void wallClockRestart(List<StateStore> stores) {
+    MonitorConfig config = expecting(Level.SERIALIZABLE); // read grace 30 s
+    var supplier = CheckerStage.supplier(config, MonitorMetrics.inMemory());
+    for (StoreBuilder<?> b : supplier.stores()) {
+      stores.add(((StoreBuilder<?>) withoutLogging(b)).build());
+    }
+    long wall = Instant.parse("2026-12-01T02:00:00Z").toEpochMilli();
+    MockProcessorContext<String, SpecificRecord> first = context(stores, true);
+    var p1 = supplier.get();
+    p1.init(first);
+    p1.process(new org.apache.kafka.streams.processor.api.Record<>("h", txn("h", "s1", "T1", 0, 10, r("x", 5L)), wall));
+    punctuate(first, wall);
+    assertThat(first.forwarded()).isEmpty();
+
+    MockProcessorContext<String, SpecificRecord> second = context(stores, false);
+    var p2 = supplier.get();
+    p2.init(second);
+    punctuate(second, wall + 1_000);
+    assertThat(second.forwarded()).isEmpty();
+    p2.process(new org.apache.kafka.streams.processor.api.Record<>("h", txn("h", "s2", "T2", 0, 12, w("x", 5)),
+        wall + 2_000));
+    punctuate(second, wall + 2_000);
+    assertThat(second.forwarded()).isEmpty(); // T1 read T2's write: no violation
+
+    p2.process(new org.apache.kafka.streams.processor.api.Record<>("h", txn("h", "s3", "T3", 0, 13, r("y", 7L)),
+        wall + 3_000));
+    p2.process(new org.apache.kafka.streams.processor.api.Record<>("other", txn("other", "s1", "U1", 0, 42, w("q", 1)),
+        wall + 4_000));
+    punctuate(second, wall + 4_000);
+    assertThat(second.forwarded()).isEmpty(); // 42 s < 13 s + 30 s
+    p2.process(new org.apache.kafka.streams.processor.api.Record<>("other", txn("other", "s1", "U2", 1, 43, w("q", 2)),
+        wall + 5_000));
+    punctuate(second, wall + 5_000);
+    List<String> published = new ArrayList<>();
+    second.forwarded().forEach(f -> published.add(f.record().key() + " " + ((Violation) f.record().value()).getAnomaly()));
+    assertThat(published).containsExactly("h thin-air-read");
+  }
+
+  private static void punctuate(MockProcessorContext<String, SpecificRecord> ctx, long streamTimeMillis) {
+    ctx.scheduledPunctuators().forEach(p -> p.getPunctuator().punctuate(streamTimeMillis));
+  }
+
   private static StoreBuilder<?> withoutLogging(StoreBuilder<?> b) {
     return b.withLoggingDisabled();
   }
