@@ -7,6 +7,7 @@ import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Ladder;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Violation;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
@@ -18,6 +19,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -77,9 +79,17 @@ import java.util.Set;
  * needs every element's appender to have arrived, except for the prefix it shares with the longest
  * list read of the key fed before with all elements known (kept per list key, journaled). A fingerprint
  * collision (probability about 2^-64 per pair of writes) can only hide an unresolved read. Inside a
- * generation, a read of a writer that arrived but is still held waits in the incremental checker;
- * when the generation retires it is {@link io.isowatch.checker.awdit.IncrementalChecker#finish()
- * finished} and its thin-air reports are dropped (the window owns those).
+ * generation, a read of a writer that arrived but is still held waits in the incremental checker
+ * until that writer is fed; transactions that can only wait for each other there (a cycle of {@code
+ * so ∪ wr}) are released by the incremental checker as soon as the cycle is fed, so the cycle is
+ * reported without {@link #finish()}, which a stream never calls. When the generation retires it is
+ * {@link io.isowatch.checker.awdit.IncrementalChecker#finish() finished} and its thin-air reports
+ * are dropped (the window owns those).
+ *
+ * <p><b>Ids.</b> A violation's id includes the weakest level broken ({@link ViolationIds#of(Anomaly,
+ * List, String, Level)}); one re-found at the same or a stronger level is not reported again, one
+ * re-found at a weaker level is (a stronger claim), and within one call the weakest are reported
+ * first.
  *
  * <p><b>Identity and state.</b> Violations are deduplicated by {@link ViolationIds} across
  * generations; an id is forgotten once every live generation starts after its transactions. All
@@ -639,7 +649,7 @@ public final class WindowChecker {
       return;
     }
     // the weakest claim first, so that re-findings of it by stronger checks are not published
-    found.sort(java.util.Comparator.comparing(f -> f.violation().weakestLevelBroken()));
+    found.sort(Comparator.comparing(f -> f.violation().weakestLevelBroken()));
     for (Generation.Found f : found) {
       Anomaly a = f.violation().anomaly();
       if (a == Anomaly.THIN_AIR_READ) {
@@ -665,7 +675,7 @@ public final class WindowChecker {
    * @return whether the same anomaly over the same transactions was reported breaking the same
    *     level or a weaker one (a re-finding by a stronger check adds nothing)
    */
-  private boolean reportedAtOrBelow(Generation g, io.isowatch.checker.witness.Violation v) {
+  private boolean reportedAtOrBelow(Generation g, Violation v) {
     for (Level l : Level.values()) {
       if (v.weakestLevelBroken().atLeast(l) && reported.containsKey(g.identity(v, l))) {
         return true;
@@ -694,7 +704,7 @@ public final class WindowChecker {
     if (reported.containsKey(id)) {
       return;
     }
-    String seen = txn.kind(op) == OpKind.READ_LIST ? java.util.Arrays.toString(txn.list(op))
+    String seen = txn.kind(op) == OpKind.READ_LIST ? Arrays.toString(txn.list(op))
         : Long.toString(txn.value(op));
     String summary = txn.id() + " read " + txn.key(op) + " = " + seen
         + ", which no transaction wrote within the read grace period";
