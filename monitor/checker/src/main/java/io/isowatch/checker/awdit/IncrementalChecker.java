@@ -16,6 +16,10 @@ import java.util.Set;
  * at a time, in any order consistent with session order, and returns the violations that the new
  * transaction completes. Reads whose writer has not arrived yet are held back (with the
  * transactions after them in their session) until it arrives or {@link #finish()} is called.
+ * Transactions that wait only for each other (a cycle of {@code so ∪ wr} among accepted
+ * transactions, and what waits behind it) are released as soon as the cycle is complete, as {@link
+ * #finish()} would release them, so the cycle is reported by the {@link #accept} that closes it;
+ * waiting for a writer that has not been accepted is never cut short before {@link #finish()}.
  *
  * <p>Edges come from the same {@link Scheduler} and {@link Saturation} as the batch checker, so
  * both find the same edges; cycles are detected as each edge arrives by keeping a topological order
@@ -45,13 +49,14 @@ public final class IncrementalChecker {
   /**
    * Accepts transaction {@code txn}, which must have ended in the history.
    *
-   * @return the violations completed by it (and by held-back transactions it released), in the
-   *     order found
+   * @return the violations completed by it (and by held-back transactions it released, including
+   *     the {@code so ∪ wr} cycles it closed), in the order found
    * @throws IllegalStateException if the transaction is still open
    * @throws IllegalArgumentException if it was accepted before
    */
   public List<Violation> accept(int txn) {
     scheduler.accept(txn);
+    scheduler.releaseCycles();
     return drain();
   }
 

@@ -185,8 +185,11 @@ final class Generation {
     }
   }
 
-  /** @return the violation's stable id ({@link ViolationIds}) */
-  String identity(Violation v) {
+  /**
+   * @param level the level the id is for ({@link ViolationIds#of(Anomaly, List, String, Level)})
+   * @return the violation's stable id
+   */
+  String identity(Violation v, Level level) {
     Witness w = v.witness();
     List<String> ids = new ArrayList<>(w.txns().size());
     for (int t : w.txns()) {
@@ -198,7 +201,7 @@ final class Generation {
       int t = h.opTxn(o);
       op = name(t) + "#" + (o - h.opStart(t));
     }
-    return ViolationIds.of(v.anomaly(), ids, op);
+    return ViolationIds.of(v.anomaly(), ids, op, level);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.isowatch.checker.window;
 
 import io.isowatch.checker.level.Anomaly;
+import io.isowatch.checker.level.Level;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -28,6 +29,19 @@ public final class ViolationIds {
    *     txnIds and the operation, each on its own line (UTF-8)
    */
   public static String of(Anomaly anomaly, List<String> txnIds, String op) {
+    return of(anomaly, txnIds, op, null);
+  }
+
+  /**
+   * The id of a violation found by a check that names the weakest level it breaks: the same
+   * anomaly over the same transactions found by checks of different levels (e.g. one cycle found by
+   * the causal check before the read-committed check closes it) gets one id per level, so that the
+   * weaker claim is published even after the stronger one.
+   *
+   * @param level the weakest level broken; null for none (then as {@link #of(Anomaly, List, String)})
+   * @return as {@link #of(Anomaly, List, String)}, with a last line {@code level <cli name>}
+   */
+  public static String of(Anomaly anomaly, List<String> txnIds, String op, Level level) {
     List<String> sorted = new ArrayList<>(txnIds);
     sorted.sort(null);
     StringBuilder sb = new StringBuilder(anomaly.id());
@@ -36,6 +50,9 @@ public final class ViolationIds {
     }
     if (op != null) {
       sb.append("\nop ").append(op);
+    }
+    if (level != null) {
+      sb.append("\nlevel ").append(level.cliName());
     }
     try {
       byte[] d = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));

@@ -7,6 +7,7 @@ import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Ladder;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Violation;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
@@ -16,7 +17,9 @@ import it.unimi.dsi.fastutil.objects.Object2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -76,9 +79,17 @@ import java.util.Set;
  * needs every element's appender to have arrived, except for the prefix it shares with the longest
  * list read of the key fed before with all elements known (kept per list key, journaled). A fingerprint
  * collision (probability about 2^-64 per pair of writes) can only hide an unresolved read. Inside a
- * generation, a read of a writer that arrived but is still held waits in the incremental checker;
- * when the generation retires it is {@link io.isowatch.checker.awdit.IncrementalChecker#finish()
- * finished} and its thin-air reports are dropped (the window owns those).
+ * generation, a read of a writer that arrived but is still held waits in the incremental checker
+ * until that writer is fed; transactions that can only wait for each other there (a cycle of {@code
+ * so ∪ wr}) are released by the incremental checker as soon as the cycle is fed, so the cycle is
+ * reported without {@link #finish()}, which a stream never calls. When the generation retires it is
+ * {@link io.isowatch.checker.awdit.IncrementalChecker#finish() finished} and its thin-air reports
+ * are dropped (the window owns those).
+ *
+ * <p><b>Ids.</b> A violation's id includes the weakest level broken ({@link ViolationIds#of(Anomaly,
+ * List, String, Level)}); one re-found at the same or a stronger level is not reported again, one
+ * re-found at a weaker level is (a stronger claim), and within one call the weakest are reported
+ * first.
  *
  * <p><b>Identity and state.</b> Violations are deduplicated by {@link ViolationIds} across
  * generations; an id is forgotten once every live generation starts after its transactions. All
@@ -157,6 +168,8 @@ public final class WindowChecker {
   public record Held(long arrival, WindowTxn txn) {}
 
   private static final int[] NONE = new int[0];
+  /** Slots the evicted-write memory starts with (a monitor may check many small histories). */
+  private static final int INITIAL_RING = 1024;
   private static final List<LevelPlan.Check> AXIOMATIC = LevelPlan.checks(List.of(Level.values()), false)
       .stream().filter(c -> c.model() == LevelPlan.Model.AXIOMATIC).toList();
   private static final LevelPlan.Check ADYA = new LevelPlan.Check(LevelPlan.Model.ADYA, Level.SERIALIZABLE);
@@ -176,7 +189,9 @@ public final class WindowChecker {
   private final LongOpenHashSet evicted = new LongOpenHashSet();
   /** Per key hash, the fingerprint of its latest evicted write. */
   private final Long2LongOpenHashMap lastEvicted = new Long2LongOpenHashMap();
+  /** The evicted-write memory, grown on demand up to {@link #ringCapacity} slots. */
   private long[] ring;
+  private int ringCapacity;
   private int ringNext;
   private int ringSize;
 
@@ -200,7 +215,8 @@ public final class WindowChecker {
   public WindowChecker(WindowConfig config, Journal journal) {
     this.config = config;
     this.journal = journal;
-    this.ring = new long[config.evictedWrites()];
+    this.ringCapacity = config.evictedWrites();
+    this.ring = new long[Math.min(ringCapacity, INITIAL_RING)];
     writers.defaultReturnValue(-1);
     txnIds.defaultReturnValue(-1);
   }
@@ -346,12 +362,10 @@ public final class WindowChecker {
     c.nextArrival = meta.nextArrival();
     c.streamTime = meta.streamTime();
     c.listAppend = meta.listAppend();
-    if (evictedWrites.length > c.ring.length) {
-      c.ring = new long[evictedWrites.length];
-    }
-    System.arraycopy(evictedWrites, 0, c.ring, 0, evictedWrites.length);
+    c.ringCapacity = Math.max(c.ringCapacity, evictedWrites.length);
+    c.ring = Arrays.copyOf(evictedWrites, Math.max(evictedWrites.length, c.ring.length));
     c.ringSize = evictedWrites.length;
-    c.ringNext = c.ring.length == 0 ? 0 : meta.ringNext() % c.ring.length;
+    c.ringNext = c.ringCapacity == 0 ? 0 : meta.ringNext() % c.ringCapacity;
     for (long fp : evictedWrites) {
       c.evicted.add(fp);
     }
@@ -611,18 +625,21 @@ public final class WindowChecker {
   }
 
   private void remember(long fp) {
-    if (ring.length == 0) {
+    if (ringCapacity == 0) {
       return;
     }
-    if (ringSize == ring.length) {
+    if (ringSize == ringCapacity) {
       evicted.remove(ring[ringNext]);
     } else {
       ringSize++;
+      if (ringNext >= ring.length) {
+        ring = Arrays.copyOf(ring, Math.min(ringCapacity, Math.max(1, ring.length * 2)));
+      }
     }
     ring[ringNext] = fp;
     evicted.add(fp);
     journal.evictedWrite(ringNext, fp);
-    ringNext = (ringNext + 1) % ring.length;
+    ringNext = (ringNext + 1) % ringCapacity;
   }
 
   // ---------------------------------------------------------------- reporting
@@ -631,6 +648,8 @@ public final class WindowChecker {
     if (found.isEmpty()) {
       return;
     }
+    // the weakest claim first, so that re-findings of it by stronger checks are not published
+    found.sort(Comparator.comparing(f -> f.violation().weakestLevelBroken()));
     for (Generation.Found f : found) {
       Anomaly a = f.violation().anomaly();
       if (a == Anomaly.THIN_AIR_READ) {
@@ -640,16 +659,29 @@ public final class WindowChecker {
       if (replaying) {
         continue;
       }
-      String id = g.identity(f.violation());
-      if (reported.containsKey(id)) {
+      if (reportedAtOrBelow(g, f.violation())) {
         continue;
       }
+      String id = g.identity(f.violation(), f.violation().weakestLevelBroken());
       WindowViolation v = g.convert(id, f.check(), f.violation(), streamTime);
       reported.put(id, v.lastSeq());
       journal.reported(id, v.lastSeq());
       out.add(v);
     }
     found.clear();
+  }
+
+  /**
+   * @return whether the same anomaly over the same transactions was reported breaking the same
+   *     level or a weaker one (a re-finding by a stronger check adds nothing)
+   */
+  private boolean reportedAtOrBelow(Generation g, Violation v) {
+    for (Level l : Level.values()) {
+      if (v.weakestLevelBroken().atLeast(l) && reported.containsKey(g.identity(v, l))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void markViolated(LevelPlan.Check check, Anomaly a) {
@@ -672,7 +704,7 @@ public final class WindowChecker {
     if (reported.containsKey(id)) {
       return;
     }
-    String seen = txn.kind(op) == OpKind.READ_LIST ? java.util.Arrays.toString(txn.list(op))
+    String seen = txn.kind(op) == OpKind.READ_LIST ? Arrays.toString(txn.list(op))
         : Long.toString(txn.value(op));
     String summary = txn.id() + " read " + txn.key(op) + " = " + seen
         + ", which no transaction wrote within the read grace period";

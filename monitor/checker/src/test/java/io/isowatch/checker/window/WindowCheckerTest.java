@@ -94,7 +94,7 @@ class WindowCheckerTest {
     assertThat(v.edges()).extracting(WindowViolation.Edge::type).containsExactly(EdgeType.RW, EdgeType.RW);
     assertThat(v.edges()).extracting(WindowViolation.Edge::key).containsExactly("y", "x");
     assertThat(v.txns()).extracting(WindowTxn::id).containsExactly("T1", "T2");
-    assertThat(v.id()).isEqualTo(ViolationIds.of(Anomaly.G2_ITEM, List.of("T2", "T1"), null));
+    assertThat(v.id()).isEqualTo(ViolationIds.of(Anomaly.G2_ITEM, List.of("T2", "T1"), null, v.level()));
     assertThat(v.windowTxns()).isEqualTo(2); // found when T2 arrives: init < 1 is the only version order
     assertThat(c.finish().violations()).isEmpty();
   }

@@ -43,11 +43,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       MonitorMetrics#strongerLevelOnly}. The id is the checker's stable id; {@code detectedAt} is
  *       the input record's timestamp or the punctuation's stream time (never the wall clock), so the
  *       output is a function of the input.
- *   <li>The read grace period runs on stream time: a punctuation ({@link
- *       PunctuationType#STREAM_TIME}, Kafka Streams documentation "Processor API", "Defining a
- *       Stream Processor") every min(grace / 2, 1 s) of stream time advances every history's
- *       checker. Record timestamps should be the transactions' end times (the topology's timestamp
- *       extractor), the clock the checker's grace periods are measured in.
+ *   <li>The read grace period runs on one clock, the event clock: the largest transaction end
+ *       time the task has checked, in any history (restored on {@link #init} as the largest stored
+ *       checker stream time). A punctuation ({@link PunctuationType#STREAM_TIME}, Kafka Streams
+ *       documentation "Processor API", "Defining a Stream Processor") every min(grace / 2, 1 s) of
+ *       Kafka stream time advances every history's checker to the event clock, so a quiet history's
+ *       held reads expire as other histories move on. Record timestamps only trigger it: they may
+ *       be wall-clock times of a producer, far from the events' own times, and measuring the grace
+ *       on them would report reads as unresolved the moment they are held (notably after a restart,
+ *       when the restored grace deadlines are in event time).
  *   <li>State: the checkers live in memory; every change goes to the stores through {@link
  *       HistoryJournal} in the same processing step, and {@link #init} rebuilds the checkers from
  *       the stores, replaying each window with output suppressed, so that after a restart nothing
@@ -61,6 +65,12 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   private final Map<String, HistoryState> histories = new HashMap<>();
   private ProcessorContext<String, SpecificRecord> context;
   private CheckerStores stores;
+  /**
+   * The read grace's clock, µs: the largest transaction end time this task has checked (restored
+   * exactly from the checkers' stored stream times), never a Kafka record timestamp, which a
+   * producer may set to wall-clock time far from the events' own times.
+   */
+  private long eventClock = Long.MIN_VALUE;
 
   private record HistoryState(WindowChecker checker, HistoryJournal journal) {}
 
@@ -86,7 +96,9 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     }
     for (Map.Entry<String, byte[]> e : metas.entrySet()) {
       HistoryJournal journal = new HistoryJournal(e.getKey(), stores);
-      histories.put(e.getKey(), new HistoryState(journal.restore(window, e.getValue()), journal));
+      WindowChecker checker = journal.restore(window, e.getValue());
+      histories.put(e.getKey(), new HistoryState(checker, journal));
+      eventClock = Math.max(eventClock, checker.meta().streamTime());
     }
     long graceMillis = config.readGrace().toMillis();
     Duration every = Duration.ofMillis(Math.max(1, Math.min(1000, graceMillis / 2)));
@@ -111,6 +123,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
         state = new HistoryState(new WindowChecker(window, journal), journal);
       }
       outcome = state.checker().offer(txn);
+      eventClock = Math.max(eventClock, txn.eventTime());
     } catch (RejectedTransactionException e) {
       deadLetter(record, e.reasonClass(), e.getMessage());
       return;
@@ -119,11 +132,19 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     publish(t.getHistoryId(), state, outcome, record.timestamp());
   }
 
+  /**
+   * Lets the read grace of every history's held transactions run on the task's event clock (the
+   * largest end time checked in any history), so that a quiet history's held reads still expire.
+   * Triggered by Kafka stream time, but the grace is measured on the event clock only.
+   */
   private void punctuate(long streamTimeMillis) {
+    if (eventClock == Long.MIN_VALUE) {
+      return;
+    }
     for (Map.Entry<String, HistoryState> e : histories.entrySet()) {
       HistoryState s = e.getValue();
       if (s.checker().heldCount() > 0) {
-        publish(e.getKey(), s, s.checker().advance(streamTimeMillis * 1000), streamTimeMillis);
+        publish(e.getKey(), s, s.checker().advance(eventClock), streamTimeMillis);
       }
     }
   }

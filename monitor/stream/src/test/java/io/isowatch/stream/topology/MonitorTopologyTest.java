@@ -134,7 +134,7 @@ class MonitorTopologyTest {
 
       // G1a: T2 commits having read x = 1, written only by T1, which aborted. The id is the
       // checker's stable id of this witness; times are the transactions' end times (ms).
-      Violation g1a = new Violation("db", "357d5dcc945f1578451139f3e9488b48", Instant.ofEpochMilli(13),
+      Violation g1a = new Violation("db", "e51fdfeda44ec6bc9e693c9c42fa2957", Instant.ofEpochMilli(13),
           io.isowatch.schemas.Level.READ_COMMITTED, "G1a",
           new Witness(List.of(
               new WitnessTransaction("T2", "s2", TxnStatus.COMMITTED, List.of(new Operation(OpKind.READ, "x", 1L))),
