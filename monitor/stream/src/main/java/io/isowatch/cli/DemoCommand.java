@@ -20,17 +20,19 @@ import picocli.CommandLine.Spec;
     header = "Watch the streaming monitor catch write skew, in one process, in under a minute.",
     description = {
       "Starts an in-process Kafka broker (unless --bootstrap-servers is given), creates the topics,"
-          + " starts the monitor expecting serializable, and publishes a snapshot-isolation run as"
-          + " transaction events: snapshot isolation allows write skew (G2-item), serializable does"
-          + " not. Each violation's witness is printed as the monitor publishes it, then a summary"
-          + " table.",
+          + " starts the monitor expecting serializable, runs the engine simulator at snapshot isolation"
+          + " (list-append, contended) and publishes its history as transaction events: snapshot"
+          + " isolation allows write skew (G2-item), serializable does not. Each violation's witness is"
+          + " printed as the monitor publishes it, then a summary table beside the offline checker's"
+          + " verdict on the same history.",
       ""
     },
     footer = {
       "",
-      "Exit codes: 0 the monitor found every injected write skew (none when --level",
-      "            allows them), 1 it did not, or did not finish within 60 s of",
-      "            publishing the run."
+      "Exit codes: 0 the monitor published the same anomaly kinds as the offline",
+      "            checker finds for --level (at least one G2-item at serializable)",
+      "            and no dead letters, 1 otherwise, or when it did not finish",
+      "            within 60 s of publishing the run."
     })
 final class DemoCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
@@ -41,8 +43,9 @@ final class DemoCommand implements Callable<Integer> {
           + " snapshot-isolation or weaker, the write skews are allowed and nothing is reported.")
   private Level level;
 
-  @Option(names = "--transactions", paramLabel = "N", defaultValue = "2000",
-      description = "Transactions of the simulated run (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--transactions", paramLabel = "N", defaultValue = "800",
+      description = "Transactions of the simulated run, rounded up to a multiple of " + SimulatedRun.SESSIONS
+          + " (default: ${DEFAULT-VALUE}).")
   private int transactions;
 
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
@@ -50,7 +53,7 @@ final class DemoCommand implements Callable<Integer> {
   private String bootstrapServers;
 
   @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
-      description = "Random seed of the simulated run (default: ${DEFAULT-VALUE}).")
+      description = "Seed of the simulated run: workload and schedule (default: ${DEFAULT-VALUE}).")
   private long seed;
 
   /** System property read by {@code logback.xml}: the level of Kafka's client loggers. */

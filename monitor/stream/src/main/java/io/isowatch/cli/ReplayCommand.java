@@ -8,7 +8,6 @@ import io.isowatch.checker.level.Level;
 import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.replay.HistoryRecords;
 import io.isowatch.stream.replay.Replayer;
-import io.isowatch.stream.replay.WriteSkewWorkload;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -67,8 +66,10 @@ final class ReplayCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = "--sim", paramLabel = "LEVEL", converter = StreamOptions.LevelConverter.class,
-        description = "Generate a run at LEVEL instead: snapshot-isolation (list-append, with write"
-            + " skews injected) or serializable (no skew). Other levels need the engine simulator.")
+        description = "Run the engine simulator at LEVEL instead (any level: the MVCC engine, or the"
+            + " replicated stores at read-atomic and causal; list-append at snapshot-isolation and"
+            + " serializable, rw-register below; " + SimulatedRun.SESSIONS + " sessions on "
+            + SimulatedRun.KEYS + " keys).")
     Level sim;
   }
 
@@ -77,7 +78,8 @@ final class ReplayCommand implements Callable<Integer> {
   private HistoryFormat format;
 
   @Option(names = "--transactions", paramLabel = "N", defaultValue = "2000",
-      description = "Transactions of a --sim run (default: ${DEFAULT-VALUE}).")
+      description = "Transactions of a --sim run, rounded up to a multiple of " + SimulatedRun.SESSIONS
+          + " (default: ${DEFAULT-VALUE}).")
   private int transactions;
 
   @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
@@ -151,21 +153,15 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   /**
-   * A simulated run at {@code level}.
+   * A simulated run at {@code level} ({@link SimulatedRun}).
    *
-   * @throws ParameterException for a level the temporary generator does not give
+   * @throws ParameterException if {@code n < 1}
    */
   private History simulate(Level level, int n, long seed) {
     if (n < 1) {
       throw new ParameterException(spec.commandLine(), "--transactions must be at least 1, got " + n);
     }
-    return switch (level) {
-      case SNAPSHOT_ISOLATION -> WriteSkewWorkload.snapshotIsolationRun(n, seed).history();
-      case SERIALIZABLE -> WriteSkewWorkload.serializableRun(n, seed).history();
-      default -> throw new ParameterException(spec.commandLine(), "--sim " + level.cliName()
-          + " needs the engine simulator, which is not in this build yet; use snapshot-isolation or"
-          + " serializable, or --from FILE");
-    };
+    return SimulatedRun.history(level, n, seed);
   }
 
   /** @return e.g. {@code published history h1: 2,000 transactions as 14,000 events (1.2 MiB) to isowatch.events} */

@@ -1,5 +1,7 @@
 package io.isowatch.cli;
 
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Level;
 import io.isowatch.schemas.Violation;
 import io.isowatch.stream.app.MonitorApp;
@@ -9,7 +11,6 @@ import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.replay.HistoryRecords;
 import io.isowatch.stream.replay.Replayer;
-import io.isowatch.stream.replay.WriteSkewWorkload;
 import io.isowatch.stream.topology.MonitorConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -38,15 +40,16 @@ import org.apache.kafka.streams.StreamsConfig;
  * {@code isowatch demo}: the whole pipeline in one process. Starts an in-process Kafka broker
  * ({@link EmbeddedKafka}) unless one is given, creates the topics, starts the monitor ({@link
  * MonitorApp}) expecting a level (serializable by default), follows the violations topic printing
- * each violation's witness as it arrives ({@link ViolationText}), publishes a snapshot-isolation
- * run with injected write skews as op-level events ({@link WriteSkewWorkload}, temporary until the
- * engine simulator lands; {@link Replayer}), waits until the monitor has checked every transaction
- * and every counted violation has arrived, and prints a summary table.
+ * each violation's witness as it arrives ({@link ViolationText}), runs the engine simulator at
+ * snapshot isolation on a contended list-append workload ({@link SimulatedRun}) and publishes the
+ * history as op-level events ({@link Replayer}), waits until the monitor has checked every
+ * transaction and every counted violation has arrived, checks the same history offline ({@link
+ * SimulatedRun#offlineViolations}) and prints a summary table with both verdicts side by side.
  *
- * <p>Exit code {@link ExitCode#CONSISTENT} when the monitor found exactly as many violations as
- * write skews were injected (for a level that forbids write skew, i.e. serializable; none for a
- * weaker level), {@link ExitCode#VIOLATION} otherwise or when it did not finish within {@link
- * #DEADLINE} of publishing.
+ * <p>Exit code {@link ExitCode#CONSISTENT} when the set of anomaly kinds the monitor published
+ * equals the offline checker's set for the expected level, with at least one G2-item when expecting
+ * serializable, and no dead letters; {@link ExitCode#VIOLATION} otherwise or when the monitor did not
+ * finish within {@link #DEADLINE} of publishing.
  */
 public final class StreamDemo {
   /**
@@ -61,7 +64,8 @@ public final class StreamDemo {
    * What to run.
    *
    * @param expected the level the monitor expects
-   * @param transactions transactions of the simulated run
+   * @param transactions transactions of the simulated run (rounded up to a multiple of {@value
+   *     SimulatedRun#SESSIONS} sessions)
    * @param bootstrapServers an existing cluster to use, or empty for an in-process broker
    * @param seed the simulation's seed
    */
@@ -124,24 +128,37 @@ public final class StreamDemo {
               (where, reason) -> note(where + " is not a violation: " + reason))) {
         note("monitor started (application.id " + appId + "), expecting " + r.expected().cliName());
 
-        WriteSkewWorkload.Generated run = WriteSkewWorkload.snapshotIsolationRun(r.transactions(), r.seed());
-        HistoryRecords records = new HistoryRecords(run.history(), "demo", Instant.now(), Duration.ofMillis(1));
+        History history = SimulatedRun.history(Level.SNAPSHOT_ISOLATION, r.transactions(), r.seed());
+        HistoryRecords records = new HistoryRecords(history, "demo", Instant.now(), Duration.ofMillis(1));
         Replayer.Counts counts;
         try (Replayer replayer = new Replayer(clients, config.eventsTopic())) {
           counts = replayer.publish(records, false, n -> { });
         }
-        note(String.format(Locale.ROOT, "published a snapshot-isolation run of history demo: %,d transactions"
-            + " as %,d events, %d write skews injected", counts.transactions(), counts.records(), run.skews().size()));
+        int committed = 0;
+        for (int t = 0; t < history.txnCount(); t++) {
+          committed += history.status(t) == TxnStatus.COMMITTED ? 1 : 0;
+        }
+        note(String.format(Locale.ROOT, "published a simulated snapshot-isolation run (engine simulator, list-append,"
+            + " %d sessions on %d keys) as history demo: %,d transactions (%,d committed) as %,d events",
+            SimulatedRun.SESSIONS, SimulatedRun.KEYS, counts.transactions(), committed, counts.records()));
 
         boolean finished = awaitChecked(registry, counts.transactions(), System.nanoTime());
         long checked = (long) count(registry, "isowatch.transactions.checked");
         long dlq = (long) count(registry, "isowatch.dlq.records");
-        int expected = r.expected() == Level.SERIALIZABLE ? run.skews().size() : 0;
+        Map<String, Integer> offline = SimulatedRun.offlineViolations(history, r.expected());
         boolean asExpected;
+        String mismatch;
         lock.lock();
         try {
-          asExpected = finished && received == expected && dlq == 0;
-          summary(counts, checked, run.skews().size(), dlq, t0);
+          boolean sameKinds = byAnomaly.keySet().equals(offline.keySet());
+          boolean g2 = r.expected() != Level.SERIALIZABLE
+              || byAnomaly.containsKey(SimulatedRun.kind("G2-item", Level.SERIALIZABLE));
+          asExpected = finished && sameKinds && g2 && dlq == 0;
+          mismatch = !sameKinds
+              ? "the monitor published " + kinds(byAnomaly) + ", the offline checker found " + kinds(offline)
+              : !g2 ? "no G2-item in this run; try another --seed or more --transactions"
+              : "expected no dead letters";
+          summary(counts, committed, checked, dlq, offline, r.expected(), t0);
         } finally {
           lock.unlock();
         }
@@ -149,7 +166,7 @@ public final class StreamDemo {
           err.println("isowatch demo: the monitor did not check every transaction within " + DEADLINE.toSeconds()
               + " s of publishing (" + checked + " of " + counts.transactions() + "); is the machine busy?");
         } else if (!asExpected) {
-          err.println("isowatch demo: expected " + expected + " violations and no dead letters");
+          err.println("isowatch demo: " + mismatch);
         }
         return asExpected ? ExitCode.CONSISTENT : ExitCode.VIOLATION;
       }
@@ -194,7 +211,7 @@ public final class StreamDemo {
     lock.lock();
     try {
       received++;
-      byAnomaly.merge(v.getAnomaly() + ", " + ViolationText.level(v), 1, Integer::sum);
+      byAnomaly.merge(SimulatedRun.kind(v.getAnomaly(), Level.valueOf(v.getLevel().name())), 1, Integer::sum);
       out.println();
       for (String line : ViolationText.lines(v)) {
         out.println(line);
@@ -206,22 +223,39 @@ public final class StreamDemo {
     }
   }
 
-  private void summary(Replayer.Counts counts, long checked, int injected, long dlq, long t0) {
+  private void summary(Replayer.Counts counts, int committed, long checked, long dlq, Map<String, Integer> offline,
+      Level expected, long t0) {
     out.println();
     out.println("== summary");
     row("transactions published", String.format(Locale.ROOT, "%,d", counts.transactions())
         + String.format(Locale.ROOT, "  (%,d events)", counts.records()));
+    row("committed / aborted", String.format(Locale.ROOT, "%,d / %,d", committed, counts.transactions() - committed));
     row("transactions checked", String.format(Locale.ROOT, "%,d", checked));
-    row("write skews injected", Integer.toString(injected));
     row("violations published", Integer.toString(received));
-    byAnomaly.forEach((k, n) -> row("  " + k, Integer.toString(n)));
     row("dead letters", Long.toString(dlq));
     row("wall time", seconds(t0));
+    out.println();
+    table("expecting " + expected.cliName(), "monitor", "offline check");
+    TreeSet<String> kinds = new TreeSet<>(byAnomaly.keySet());
+    kinds.addAll(offline.keySet());
+    for (String k : kinds) {
+      table("  " + k, Integer.toString(byAnomaly.getOrDefault(k, 0)), Integer.toString(offline.getOrDefault(k, 0)));
+    }
+    table("verdict", byAnomaly.isEmpty() ? "consistent" : "violated", offline.isEmpty() ? "consistent" : "violated");
     out.flush();
   }
 
+  private void table(String label, String online, String offline) {
+    out.println(String.format(Locale.ROOT, "  %-30s %-10s %s", label, online, offline));
+  }
+
+  /** @return e.g. {@code {G2-item (serializable)}}, or {@code nothing} */
+  private static String kinds(Map<String, Integer> byKind) {
+    return byKind.isEmpty() ? "nothing" : byKind.keySet().toString();
+  }
+
   private void row(String label, String value) {
-    out.println(String.format(Locale.ROOT, "  %-28s %s", label, value));
+    out.println(String.format(Locale.ROOT, "  %-30s %s", label, value));
   }
 
   private static double count(MeterRegistry registry, String name) {

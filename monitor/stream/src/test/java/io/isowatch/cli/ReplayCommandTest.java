@@ -55,12 +55,28 @@ class ReplayCommandTest {
         .hasSize(40).doesNotHaveDuplicates();
   }
 
+  /** Read atomic runs on the replicated store (rw-register): every level has a simulated run. */
   @Test
-  void aLevelTheGeneratorDoesNotGiveIsAUsageError() {
-    CliRun run = CliRun.of("replay", "--bootstrap-servers", "localhost:1", "--sim", "causal");
+  void publishesEventsOfASimulatedReadAtomicRun() {
+    String topic = "replay-sim-read-atomic-test";
+    KafkaBroker.broker().createTopic(topic, 2, Optional.empty());
+    CliRun run = CliRun.of("replay", "--bootstrap-servers", KafkaBroker.bootstrapServers(), "-q",
+        "--sim", "read-atomic", "--transactions", "16", "--events-topic", topic);
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.CONSISTENT);
+    // 16 transactions of 4 operations (the replicated store aborts nothing): 16 * (1 + 4 + 1) events
+    assertThat(run.out()).startsWith("published history sim-read-atomic: 16 transactions as 96 events (");
+    List<TopicRecords.Read> got = TopicRecords.readAll(KafkaBroker.bootstrapServers(), topic);
+    assertThat(got).hasSize(96).allSatisfy(r -> {
+      TxnEvent e = (TxnEvent) r.value();
+      assertThat(r.key()).isEqualTo("sim-read-atomic/" + e.getSessionId());
+    });
+  }
+
+  @Test
+  void tooFewSimulatedTransactionsIsAUsageError() {
+    CliRun run = CliRun.of("replay", "--bootstrap-servers", "localhost:1", "--sim", "causal", "--transactions", "0");
     assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(run.err()).startsWith("--sim causal needs the engine simulator, which is not in this build"
-        + " yet; use snapshot-isolation or serializable, or --from FILE");
+    assertThat(run.err()).startsWith("--transactions must be at least 1, got 0");
   }
 
   private static String withoutTime(TxnEvent e) {

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * TEMPORARY: a small generator of list-append histories that snapshot isolation allows and
- * serializability does not, for {@code isowatch demo} until the engine simulator's snapshot
- * isolation run (branch sim-ladder) is merged; then the demo runs the simulator and this class goes.
+ * A test fixture: a small generator of list-append histories that snapshot isolation allows and
+ * serializability does not, with the write skews it injects known exactly, so that the monitor's
+ * integration tests can expect exactly those violations ({@code isowatch demo} runs the engine
+ * simulator instead).
  *
  * <p>Transactions run one after another against an in-memory list store (so they are serializable
  * on their own): each reads two distinct keys and appends a fresh element to the first. Every
@@ -33,36 +34,7 @@ public final class WriteSkewWorkload {
    */
   public record Generated(History history, List<long[]> skews) {}
 
-  /** Sessions of {@link #snapshotIsolationRun}. */
-  public static final int SESSIONS = 8;
-  /** Keys of {@link #snapshotIsolationRun}. */
-  public static final int KEYS = 32;
-
   private WriteSkewWorkload() {}
-
-  /**
-   * The run of {@code isowatch demo} and {@code isowatch replay --sim snapshot-isolation}: {@value
-   * #SESSIONS} sessions, {@value #KEYS} keys, a write skew every {@code transactions / 5} steps
-   * (about four in all).
-   *
-   * @param transactions about how many transactions, at least 1
-   * @param seed the random seed
-   * @return the history and its injected write skews
-   */
-  public static Generated snapshotIsolationRun(int transactions, long seed) {
-    return generate(transactions, SESSIONS, KEYS, Math.max(2, transactions / 5), seed);
-  }
-
-  /**
-   * The same workload with no write skew: a serializable run.
-   *
-   * @param transactions how many transactions, at least 1
-   * @param seed the random seed
-   * @return the history (no skews)
-   */
-  public static Generated serializableRun(int transactions, long seed) {
-    return generate(transactions, SESSIONS, KEYS, Integer.MAX_VALUE, seed);
-  }
 
   /**
    * @param transactions about how many transactions (the last step may add up to 2 more), at least 1
