@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -31,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * innodb_snapshot_isolation} as asked. That variable exists from MariaDB 10.6.18 / 10.11.8 / 11.4.2
  * (MDEV-35124) and defaults to ON from 11.6; this machine has 10.11.19. Start takes about 2 s.
  */
-public final class MariaDbServer implements AutoCloseable {
+public final class MariaDbServer implements TestDatabase {
   /** Environment variable naming an existing server's JDBC URL (user and password inside it). */
   public static final String URL_ENV = "ISOWATCH_TEST_MARIADB_URL";
 
@@ -125,28 +124,9 @@ public final class MariaDbServer implements AutoCloseable {
     }
   }
 
-  /** @return the JDBC URL, user included */
+  @Override
   public String jdbcUrl() {
     return jdbcUrl;
-  }
-
-  /**
-   * @return a new connection, autocommit on
-   * @throws SQLException if the server refuses it
-   */
-  public Connection connect() throws SQLException {
-    return DriverManager.getConnection(jdbcUrl);
-  }
-
-  /**
-   * @return {@code SELECT version()}, e.g. {@code 10.11.19-MariaDB-0+deb12u1-log}
-   * @throws SQLException if the query fails
-   */
-  public String version() throws SQLException {
-    try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
-      rs.next();
-      return rs.getString(1);
-    }
   }
 
   /** Stops the private server (SIGTERM, a clean shutdown; SIGKILL after 30 s) and deletes its directory. */

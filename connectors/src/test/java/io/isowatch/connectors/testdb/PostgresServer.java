@@ -1,11 +1,6 @@
 package io.isowatch.connectors.testdb;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +17,7 @@ import java.util.Optional;
  * a password over 127.0.0.1. Start takes about 2 s. Usage: open in {@code @BeforeAll}, close in
  * {@code @AfterAll}.
  */
-public final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements TestDatabase {
   /** Environment variable naming an existing server's JDBC URL (user and password inside it). */
   public static final String URL_ENV = "ISOWATCH_TEST_POSTGRES_URL";
   /** The private server's superuser. */
@@ -80,28 +75,9 @@ public final class PostgresServer implements AutoCloseable {
     }
   }
 
-  /** @return the JDBC URL, user included */
+  @Override
   public String jdbcUrl() {
     return jdbcUrl;
-  }
-
-  /**
-   * @return a new connection, autocommit on
-   * @throws SQLException if the server refuses it
-   */
-  public Connection connect() throws SQLException {
-    return DriverManager.getConnection(jdbcUrl);
-  }
-
-  /**
-   * @return {@code SELECT version()}, e.g. {@code PostgreSQL 15.20 (Debian 15.20-0+deb12u1) on ...}
-   * @throws SQLException if the query fails
-   */
-  public String version() throws SQLException {
-    try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
-      rs.next();
-      return rs.getString(1);
-    }
   }
 
   /** Stops the private server ({@code pg_ctl stop -m fast}) and deletes its directory. */
