@@ -40,6 +40,8 @@ final class Scheduler {
   private final IntRBTreeSet waiting = new IntRBTreeSet();
   private final IntArrayFIFOQueue work = new IntArrayFIFOQueue();
   private final IntOpenHashSet ownKeys = new IntOpenHashSet();
+  private final Registrar registrar = new Registrar();
+  private final Collector collector = new Collector();
   private boolean finalMode;
 
   /**
@@ -176,24 +178,35 @@ final class Scheduler {
 
   /**
    * Collects into {@code deps} every transaction {@code t} waits for (all of them, where {@link
-   * #block} stops at the first), by the same rules.
+   * #block} stops at the first), by the rules of {@link #scanWaits}.
    *
    * @return false if {@code t} also waits for an arrival (a writer not yet accepted or not in the
    *     history, or a session predecessor not yet accepted)
    */
   private boolean dependencies(int t, IntArrayList deps) {
+    collector.deps = deps;
+    collector.arrival = false;
+    scanWaits(t, collector);
+    return !collector.arrival;
+  }
+
+  /**
+   * Visits what {@code t} waits for before it can be processed: its session predecessor until that
+   * is done, then (for a committed transaction) each writer of a value it read that is not done and
+   * can still give a {@code wr} edge, and each read of a value no transaction in the history wrote.
+   *
+   * @return true if {@code sink} stopped the visit
+   */
+  private boolean scanWaits(int t, WaitSink sink) {
     int idx = h.sessionIndex(t);
     if (idx > 0) {
       int pred = h.sessionTxns(h.sessionOf(t)).getInt(idx - 1);
-      if (!isDone(pred)) {
-        if (!isArrived(pred)) {
-          return false;
-        }
-        deps.add(pred);
+      if (!isDone(pred) && sink.onTxn(pred)) {
+        return true;
       }
     }
     if (h.status(t) != TxnStatus.COMMITTED) {
-      return true;
+      return false;
     }
     Scratch.reset(ownKeys);
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
@@ -208,21 +221,74 @@ final class Scheduler {
       }
       int w = reads.writeOf(op);
       if (w < 0) {
-        return false;
+        if (sink.onUnwritten(x)) {
+          return true;
+        }
+        continue;
       }
       int t1 = h.opTxn(w);
       if (t1 == t || isDone(t1) || ownKeys.contains(x)) {
-        continue;
+        continue; // no wr edge can come of it (or it is there already): nothing to wait for
       }
+      if (isArrived(t1) && (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(w))) {
+        continue; // an aborted or intermediate read: reported, but no wr edge
+      }
+      if (sink.onTxn(t1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** What {@link #scanWaits} reports to; each method answers whether to stop the visit. */
+  private interface WaitSink {
+    /** @param t1 a transaction waited for, not done */
+    boolean onTxn(int t1);
+
+    /** @param key the key of a read whose value no transaction in the history wrote */
+    boolean onUnwritten(int key);
+  }
+
+  /** Registers {@link #current} on the first thing it waits for ({@link #block}). */
+  private final class Registrar implements WaitSink {
+    int current;
+
+    @Override
+    public boolean onTxn(int t1) {
+      waitOn(waitOnTxn, t1, current);
+      return true;
+    }
+
+    @Override
+    public boolean onUnwritten(int key) {
+      if (finalMode) {
+        return false; // at finish the read is thin-air: nothing to wait for
+      }
+      waitOn(waitOnKey, key, current); // the writer may still come
+      return true;
+    }
+  }
+
+  /** Collects every transaction waited for, stopping at a wait for an arrival ({@link #dependencies}). */
+  private final class Collector implements WaitSink {
+    IntArrayList deps;
+    boolean arrival;
+
+    @Override
+    public boolean onTxn(int t1) {
       if (!isArrived(t1)) {
-        return false;
-      }
-      if (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(w)) {
-        continue;
+        arrival = true;
+        return true;
       }
       deps.add(t1);
+      return false;
     }
-    return true;
+
+    @Override
+    public boolean onUnwritten(int key) {
+      arrival = true;
+      return true;
+    }
   }
 
   private void enqueue(IntArrayList ts) {
@@ -256,47 +322,8 @@ final class Scheduler {
 
   /** @return whether {@code t} must wait; if so it is registered on what it waits for */
   private boolean block(int t) {
-    int idx = h.sessionIndex(t);
-    if (idx > 0) {
-      int pred = h.sessionTxns(h.sessionOf(t)).getInt(idx - 1);
-      if (!isDone(pred)) {
-        waitOn(waitOnTxn, pred, t);
-        return true;
-      }
-    }
-    if (h.status(t) != TxnStatus.COMMITTED) {
-      return false;
-    }
-    Scratch.reset(ownKeys);
-    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
-      int x = h.opKey(op);
-      if (OpKind.isWrite(h.opKind(op))) {
-        ownKeys.add(x);
-        continue;
-      }
-      long v = reads.observed(op);
-      if (v == History.UNKNOWN_VALUE || v == History.NIL) {
-        continue;
-      }
-      int w = reads.writeOf(op);
-      if (w < 0) {
-        if (!finalMode) {
-          waitOn(waitOnKey, x, t); // the writer may still come: thin-air only at finish
-          return true;
-        }
-        continue;
-      }
-      int t1 = h.opTxn(w);
-      if (t1 == t || isDone(t1) || ownKeys.contains(x)) {
-        continue; // no wr edge can come of it (or it is there already): nothing to wait for
-      }
-      if (isArrived(t1) && (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(w))) {
-        continue; // an aborted or intermediate read: reported, but no wr edge
-      }
-      waitOn(waitOnTxn, t1, t);
-      return true;
-    }
-    return false;
+    registrar.current = t;
+    return scanWaits(t, registrar);
   }
 
   private boolean isArrived(int t) {
