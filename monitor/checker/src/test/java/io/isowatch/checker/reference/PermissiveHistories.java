@@ -1,6 +1,7 @@
 package io.isowatch.checker.reference;
 
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -218,5 +219,29 @@ public final class PermissiveHistories {
       }
     }
     return new long[] {last};
+  }
+
+  /**
+   * @return whether a committed transaction of {@code h} reads a value (or a list element) that no
+   *     transaction of {@code h} wrote: a thin-air read
+   */
+  public static boolean hasThinAirRead(History h) {
+    for (int op = 0; op < h.opCount(); op++) {
+      if (!h.committed(h.opTxn(op))) {
+        continue;
+      }
+      if (h.opKind(op) == OpKind.READ && h.opValue(op) != History.NIL
+          && h.writes().writerOf(h.opKey(op), h.opValue(op)) < 0) {
+        return true;
+      }
+      if (h.opKind(op) == OpKind.READ_LIST && h.listKnown(op)) {
+        for (int i = 0; i < h.listLength(op); i++) {
+          if (h.writes().writerOf(h.opKey(op), h.listElement(op, i)) < 0) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 }

@@ -2,10 +2,10 @@ package io.isowatch.stream.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.Checker;
 import io.isowatch.checker.Checkers;
 import io.isowatch.checker.history.History;
-import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.reference.PermissiveHistories;
@@ -161,7 +161,7 @@ class OnlineVersusOfflinePropertyTest {
         .forEach(v -> online.add(Level.valueOf(v.getLevel().name())));
     Offline offline = offline(h);
     return new Outcome(upwardClosure(online, offline.compared()),
-        upwardClosure(offline.weakestBroken(), offline.compared()), hasThinAirRead(h));
+        upwardClosure(offline.weakestBroken(), offline.compared()), PermissiveHistories.hasThinAirRead(h));
   }
 
   private static void tick(String db, long seq, long ms) {
@@ -182,7 +182,7 @@ class OnlineVersusOfflinePropertyTest {
    * PL-2), with session order in the graph, as {@code isowatch check} runs them.
    */
   private static Offline offline(History h) {
-    boolean listAppend = hasListAppend(h);
+    boolean listAppend = LevelPlan.hasListAppend(h);
     Set<Level> compared = EnumSet.noneOf(Level.class);
     Set<Level> broken = EnumSet.noneOf(Level.class);
     List<Checker> checks = new ArrayList<>(List.of(Checkers.forLevel(Level.READ_COMMITTED),
@@ -216,34 +216,5 @@ class OnlineVersusOfflinePropertyTest {
       }
     }
     return out;
-  }
-
-  private static boolean hasListAppend(History h) {
-    for (int op = 0; op < h.opCount(); op++) {
-      if (h.opKind(op) == OpKind.APPEND || h.opKind(op) == OpKind.READ_LIST) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean hasThinAirRead(History h) {
-    for (int op = 0; op < h.opCount(); op++) {
-      if (!h.committed(h.opTxn(op))) {
-        continue;
-      }
-      if (h.opKind(op) == OpKind.READ && h.opValue(op) != History.NIL
-          && h.writes().writerOf(h.opKey(op), h.opValue(op)) < 0) {
-        return true;
-      }
-      if (h.opKind(op) == OpKind.READ_LIST && h.listKnown(op)) {
-        for (int i = 0; i < h.listLength(op); i++) {
-          if (h.writes().writerOf(h.opKey(op), h.listElement(op, i)) < 0) {
-            return true;
-          }
-        }
-      }
-    }
-    return false;
   }
 }
