@@ -1,0 +1,104 @@
+package io.isowatch.connectors.debezium.outbox;
+
+import io.isowatch.connectors.debezium.engine.ChangeStream;
+import io.isowatch.connectors.debezium.envelope.Envelope;
+import io.isowatch.connectors.debezium.envelope.EnvelopeException;
+import io.isowatch.connectors.debezium.envelope.JsonEnvelopes;
+import io.isowatch.connectors.debezium.envelope.RowChange;
+import io.isowatch.connectors.recorder.TransactionSink;
+import io.isowatch.schemas.Source;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.serde.RecordCodec;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The outbox's reading side: a {@link ChangeStream.Handler} that turns each row inserted into
+ * {@value OutboxSink#TABLE} (as captured by Debezium from PostgreSQL's log) back into its {@link
+ * Transaction} and delivers it to a {@link TransactionSink}, for example a {@link
+ * io.isowatch.connectors.kafka.KafkaTransactionSink} on the events topic.
+ *
+ * <p>Delivery follows the log: committed transactions only, in commit order, each once (a crash of
+ * the relay between delivery and offset flush may deliver the last batch again; see {@link
+ * ChangeStream}). Each delivered record gets {@code source} = the database's xid and the change's LSN.
+ * Deletes and updates of outbox rows (pruning) and transaction metadata are ignored. A row whose
+ * record cannot be read is never dropped silently: it goes to the {@link Rejects} callback, is
+ * counted ({@link #rejected()}) and logged.
+ */
+public final class OutboxRelay implements ChangeStream.Handler {
+  /** Receives what the relay cannot turn into a transaction. */
+  @FunctionalInterface
+  public interface Rejects {
+    /**
+     * @param reason what is wrong, e.g. {@code bad-marker: not Avro single-object encoding ...}
+     * @param value the change event as received
+     */
+    void reject(String reason, String value);
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
+
+  private final TransactionSink sink;
+  private final Rejects rejects;
+  private final AtomicLong rejected = new AtomicLong();
+
+  /**
+   * @param sink receives each committed transaction's record, on the capture's thread
+   * @param rejects receives unreadable rows
+   */
+  public OutboxRelay(TransactionSink sink, Rejects rejects) {
+    this.sink = sink;
+    this.rejects = rejects;
+  }
+
+  @Override
+  public void handle(String destination, String key, String value) {
+    Optional<Envelope> parsed;
+    try {
+      parsed = JsonEnvelopes.parse(value);
+    } catch (EnvelopeException e) {
+      reject("bad-envelope: " + e.getMessage(), value);
+      return;
+    }
+    if (parsed.isEmpty() || !(parsed.get() instanceof RowChange row) || !"c".equals(row.op())
+        || !row.table().endsWith("." + OutboxSink.TABLE)) {
+      return;
+    }
+    if (row.after() == null || !row.after().hasNonNull("record")) {
+      reject("bad-row: outbox insert without a record column", value);
+      return;
+    }
+    byte[] bytes;
+    try {
+      bytes = Base64.getDecoder().decode(row.after().get("record").asText());
+    } catch (IllegalArgumentException e) {
+      reject("bad-row: record is not base64: " + e.getMessage(), value);
+      return;
+    }
+    RecordCodec.Decoded d = RecordCodec.decode(bytes);
+    if (d.error() != null) {
+      reject(d.reasonClass() + ": " + d.error(), value);
+      return;
+    }
+    if (!(d.record() instanceof Transaction txn)) {
+      reject("bad-row: record is a " + d.record().getSchema().getName() + ", not a Transaction", value);
+      return;
+    }
+    txn.setSource(new Source(row.txn(), row.lsn(), null));
+    sink.accept(txn);
+  }
+
+  /** @return how many rows were rejected so far */
+  public long rejected() {
+    return rejected.get();
+  }
+
+  private void reject(String reason, String value) {
+    rejected.incrementAndGet();
+    LOG.warn("outbox row rejected: {}", reason);
+    rejects.reject(reason, value);
+  }
+}
