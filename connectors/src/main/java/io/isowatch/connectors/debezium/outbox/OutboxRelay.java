@@ -4,6 +4,7 @@ import io.isowatch.connectors.debezium.engine.ChangeStream;
 import io.isowatch.connectors.debezium.envelope.Envelope;
 import io.isowatch.connectors.debezium.envelope.EnvelopeException;
 import io.isowatch.connectors.debezium.envelope.JsonEnvelopes;
+import io.isowatch.connectors.debezium.envelope.Rejects;
 import io.isowatch.connectors.debezium.envelope.RowChange;
 import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Source;
@@ -29,16 +30,6 @@ import org.slf4j.LoggerFactory;
  * counted ({@link #rejected()}) and logged.
  */
 public final class OutboxRelay implements ChangeStream.Handler {
-  /** Receives what the relay cannot turn into a transaction. */
-  @FunctionalInterface
-  public interface Rejects {
-    /**
-     * @param reason what is wrong, e.g. {@code bad-marker: not Avro single-object encoding ...}
-     * @param value the change event as received
-     */
-    void reject(String reason, String value);
-  }
-
   private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
 
   private final TransactionSink sink;
