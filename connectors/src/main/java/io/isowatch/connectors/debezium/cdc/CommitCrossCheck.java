@@ -107,8 +107,9 @@ public final class CommitCrossCheck {
                 + dbTxns.stream().map(i -> captured.get(i).txn()).toList()));
       } else if (anyAppend && allFound && dbTxns.size() == 1 && t.getStatus() != TxnStatus.ABORTED) {
         int at = dbTxns.iterator().next();
-        confirmedAt.computeIfAbsent(at, k -> new ArrayList<>()).add(Transaction.newBuilder(t)
-            .setStatus(TxnStatus.COMMITTED).setSource(captured.get(at).source()).build());
+        confirmedAt.computeIfAbsent(at, k -> new ArrayList<>()).add(new Transaction(t.getHistoryId(),
+            t.getSessionId(), t.getTxnId(), t.getTxnSeq(), TxnStatus.COMMITTED, t.getOps(), t.getBeginTime(),
+            t.getEndTime(), captured.get(at).source()));
       }
     }
     claimed.forEach((a, byRecord) -> {

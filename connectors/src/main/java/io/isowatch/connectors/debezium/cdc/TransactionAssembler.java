@@ -58,6 +58,11 @@ public final class TransactionAssembler {
     return list;
   }
 
+  /** @return whether some transaction has started arriving and is not yet whole */
+  public boolean hasPending() {
+    return !pending.isEmpty();
+  }
+
   private void emitIfWhole(String txn, Pending p) {
     if (p.expected >= 0 && p.changes.size() >= p.expected) {
       pending.remove(txn);
