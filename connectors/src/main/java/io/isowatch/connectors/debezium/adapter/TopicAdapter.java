@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -92,6 +93,6 @@ public final class TopicAdapter implements AutoCloseable {
   /** Closes the consumer without committing further. */
   @Override
   public void close() {
-    consumer.close(Duration.ofSeconds(10));
+    consumer.close(CloseOptions.timeout(Duration.ofSeconds(10)));
   }
 }
