@@ -3,6 +3,7 @@ package io.isowatch.connectors.kafka;
 import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
+import java.io.Flushable;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -24,7 +25,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * asynchronous; the first send failure is kept and thrown by the next {@link #accept} or by {@link
  * #close}, so no failure is dropped silently. {@link #close} flushes every record sent.
  */
-public final class KafkaTransactionSink implements TransactionSink, AutoCloseable {
+public final class KafkaTransactionSink implements TransactionSink, Flushable, AutoCloseable {
   /** The topic the monitor reads by default (ARCHITECTURE.md, "Data flow"). */
   public static final String DEFAULT_TOPIC = "isowatch.events";
 
@@ -63,6 +64,17 @@ public final class KafkaTransactionSink implements TransactionSink, AutoCloseabl
         failure.compareAndSet(null, e);
       }
     });
+  }
+
+  /**
+   * Waits until every record sent so far is acknowledged by the broker or has failed.
+   *
+   * @throws IllegalStateException if a send failed
+   */
+  @Override
+  public void flush() {
+    producer.flush();
+    throwIfFailed();
   }
 
   /**

@@ -17,9 +17,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * PostgreSQL with {@code pgoutput}, transaction by transaction in commit order, each framed by the
  * {@code BEGIN} and {@code END} records of the transaction-metadata topic.
  *
- * <p>Each event is marked processed only after the handler returned, and offsets are flushed after
- * every batch, so a stop and restart resumes after the last event handled: nothing is skipped, and
- * only a crash between handling and flushing can hand the events of that batch again. A handler
+ * <p>A batch's events are marked processed only after the handler has handled all of them and
+ * returned from {@link Handler#endBatch}, and offsets are flushed after every batch, so a stop and
+ * restart resumes after the last batch handled: nothing is skipped, and only a crash between
+ * handling and flushing can hand the events of that batch again. A handler
  * that throws stops the engine; the exception, like any engine failure, is kept and thrown by
  * {@link #close}.
  */
@@ -35,6 +36,16 @@ public final class ChangeStream implements AutoCloseable {
      * @throws Exception to stop the stream
      */
     void handle(String destination, String key, String value) throws Exception;
+
+    /**
+     * Called after the last event of a batch was handled and before the batch's offsets are
+     * stored: a handler that hands events on asynchronously waits here until they are delivered,
+     * so that a stored offset never covers an event that could still be lost.
+     *
+     * @throws Exception to stop the stream; the batch's offsets are then not stored and a restart
+     *     hands the batch again
+     */
+    default void endBatch() throws Exception {}
   }
 
   private final DebeziumEngine<ChangeEvent<String, String>> engine;
@@ -52,16 +63,22 @@ public final class ChangeStream implements AutoCloseable {
         })
         .notifying((List<ChangeEvent<String, String>> batch,
             DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer) -> {
-          for (ChangeEvent<String, String> e : batch) {
-            try {
+          String at = "the end of a batch";
+          try {
+            for (ChangeEvent<String, String> e : batch) {
+              at = "an event for " + e.destination();
               handler.handle(e.destination(), e.key(), e.value());
-            } catch (InterruptedException ie) {
-              throw ie;
-            } catch (Exception ex) {
-              failure.compareAndSet(null, ex);
-              throw new IllegalStateException("capture " + config.name() + ": handler failed on an event for "
-                  + e.destination() + ": " + ex.getMessage(), ex);
             }
+            at = "the end of a batch";
+            handler.endBatch();
+          } catch (InterruptedException ie) {
+            throw ie;
+          } catch (Exception ex) {
+            failure.compareAndSet(null, ex);
+            throw new IllegalStateException("capture " + config.name() + ": handler failed on " + at + ": "
+                + ex.getMessage(), ex);
+          }
+          for (ChangeEvent<String, String> e : batch) {
             committer.markProcessed(e);
           }
           committer.markBatchFinished();

@@ -10,6 +10,8 @@ import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Source;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
+import java.io.Flushable;
+import java.io.IOException;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Delivery follows the log: committed transactions only, in commit order, each once (a crash of
  * the relay between delivery and offset flush may deliver the last batch again; see {@link
- * ChangeStream}). Each delivered record gets {@code source} = the database's xid and the change's LSN.
+ * ChangeStream}). A {@link Flushable} sink is flushed at the end of each batch, before its offsets
+ * are stored, so an asynchronous sink cannot lose a record whose offset was stored. Each delivered record gets {@code source} = the database's xid and the change's LSN.
  * Deletes and updates of outbox rows (pruning) and transaction metadata are ignored. A row whose
  * record cannot be read is never dropped silently: it goes to the {@link Rejects} callback, is
  * counted ({@link #rejected()}) and logged.
@@ -80,6 +83,20 @@ public final class OutboxRelay implements ChangeStream.Handler {
     }
     txn.setSource(new Source(row.txn(), row.lsn(), null));
     sink.accept(txn);
+  }
+
+  /**
+   * Flushes the sink when it is {@link Flushable} (as {@link
+   * io.isowatch.connectors.kafka.KafkaTransactionSink} is), so that the batch's offsets are stored
+   * only once its records are acknowledged.
+   *
+   * @throws IOException if the flush fails; the engine stops and a restart hands the batch again
+   */
+  @Override
+  public void endBatch() throws IOException {
+    if (sink instanceof Flushable f) {
+      f.flush();
+    }
   }
 
   /** @return how many rows were rejected so far */

@@ -2,12 +2,14 @@ package io.isowatch.connectors.debezium.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Source;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.serde.RecordCodec;
+import java.io.Flushable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -55,5 +57,30 @@ class OutboxRelayTest {
         "bad-row: outbox insert without a record column",
         "bad-envelope: not JSON: Unexpected end-of-input within/between Object entries");
     assertThat(relay.rejected()).isEqualTo(4);
+  }
+
+  /** A sink that keeps what it takes and counts its flushes. */
+  private static final class FlushCountingSink implements TransactionSink, Flushable {
+    final List<Transaction> taken = new ArrayList<>();
+    int flushes;
+
+    @Override
+    public void accept(Transaction txn) {
+      taken.add(txn);
+    }
+
+    @Override
+    public void flush() {
+      flushes++;
+    }
+  }
+
+  @Test
+  void flushesAFlushableSinkAtTheEndOfEachBatch() throws Exception {
+    FlushCountingSink sink = new FlushCountingSink();
+    OutboxRelay relay = new OutboxRelay(sink, (reason, value) -> { });
+    relay.endBatch();
+    relay.endBatch();
+    assertThat(sink.flushes).isEqualTo(2);
   }
 }
