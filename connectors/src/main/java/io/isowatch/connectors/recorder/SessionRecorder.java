@@ -103,6 +103,24 @@ public final class SessionRecorder {
     return end(TxnStatus.ABORTED);
   }
 
+  /**
+   * Records that the transaction's outcome is not known (the commit request failed without saying
+   * whether it took effect, or the connection was closed with the transaction open), and delivers
+   * it. The checker treats its writes as possibly committed.
+   *
+   * @return the record delivered to the sink
+   * @throws IllegalStateException if no transaction is open
+   * @throws RuntimeException whatever the sink threw; the transaction is ended all the same
+   */
+  public synchronized Transaction unknown() {
+    return end(TxnStatus.UNKNOWN);
+  }
+
+  /** @return whether a transaction is open (begun and not yet ended) */
+  public synchronized boolean inTransaction() {
+    return open;
+  }
+
   /** @return the session's id */
   public String sessionId() {
     return sessionId;

@@ -86,6 +86,23 @@ public final class TransactionRecorder {
     return session;
   }
 
+  /**
+   * Forgets a session that has ended for good (its connection was closed), so that a long-running
+   * application holds no state for its past sessions. The session id must not be used again: its
+   * numbering would restart at 0 and repeat transaction ids.
+   *
+   * @param sessionId the session; nothing happens if it is unknown
+   * @throws IllegalStateException if the session has a transaction open (the session is kept)
+   */
+  public void forget(String sessionId) {
+    sessions.computeIfPresent(sessionId, (id, s) -> {
+      if (s.inTransaction()) {
+        throw new IllegalStateException("session " + id + " has a transaction open; end it before forgetting the session");
+      }
+      return null;
+    });
+  }
+
   /** @return the system clock's time now in microseconds since the epoch */
   static long systemMicros() {
     Instant now = Instant.now();
