@@ -125,4 +125,41 @@ abstract class RecordingDataSourceContract {
     }
     assertThat(ws.registry.find(RecordingDataSource.UNRECORDED).counters()).hasSize(2);
   }
+
+  @Test
+  void rollbacksSavepointsAndCloseEndTransactionsAsTheDatabaseLeftThem() throws Exception {
+    WriteSkew ws = new WriteSkew(realDataSource(), "doctors_end");
+    ws.setUp();
+    int before = ws.recorded.size();
+    try (Connection c = ws.dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try (java.sql.PreparedStatement off = c.prepareStatement("UPDATE doctors_end SET on_call = false WHERE id = ?")) {
+        off.setInt(1, 1);
+        off.executeUpdate();
+        c.rollback();
+
+        off.setInt(1, 1);
+        off.executeUpdate();
+        java.sql.Savepoint sp = c.setSavepoint();
+        off.setInt(1, 2);
+        off.executeUpdate();
+        c.rollback(sp);
+        c.commit();
+
+        off.setInt(1, 2);
+        off.executeUpdate();
+      }
+    }
+
+    String k1 = HASH.key("doctors_end/1");
+    String k2 = HASH.key("doctors_end/2");
+    List<Transaction> mine = ws.recorded.subList(before, ws.recorded.size());
+    assertThat(mine).extracting(Transaction::getStatus)
+        .containsExactly(TxnStatus.ABORTED, TxnStatus.UNKNOWN, TxnStatus.UNKNOWN);
+    assertThat(mine).extracting(t -> t.getOps().stream().map(Operation::getKey).toList())
+        .containsExactly(List.of(k1), List.of(k1, k2), List.of(k2));
+    assertThat(ws.registry.get(RecordingDataSource.UNRECORDED).tag("table", "doctors_end")
+        .tag("reason", "savepoint-rollback").counter().count()).isEqualTo(1.0);
+    assertThat(ws.onCall()).isEqualTo(1);
+  }
 }
