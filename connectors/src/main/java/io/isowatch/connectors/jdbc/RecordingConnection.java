@@ -13,6 +13,8 @@ import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.HashSet;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One recording connection (a {@link Proxy} of {@link Connection}): the session's transaction state
@@ -23,9 +25,14 @@ import java.util.Set;
  * the keys it wrote (a key written twice in one transaction is recorded once: the second write sets
  * the same token, and values are unique per key), and an epoch counting ended transactions so that
  * a result set can tell it outlived its transaction. Guarded by {@code this}: a connection is used by
- * one thread at a time, but a pool may hand it between threads.
+ * one thread at a time, but a pool may hand it between threads; {@code abort} is not serialised.
+ *
+ * <p>A sink that throws when a transaction ends (the database has already ended it) does not reach
+ * the application: the failure is logged and counted as {@code sink-failed}.
  */
 final class RecordingConnection implements InvocationHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(RecordingConnection.class);
+
   private final RecordingDataSource source;
   private final Connection real;
   private final String sessionId;
@@ -61,7 +68,17 @@ final class RecordingConnection implements InvocationHandler {
   }
 
   @Override
-  public synchronized Object invoke(Object self, Method method, Object[] args) throws Throwable {
+  public Object invoke(Object self, Method method, Object[] args) throws Throwable {
+    if (method.getName().equals("abort")) {
+      // Connection.abort is meant to be called from another thread while this one may be blocked
+      return call(method, args);
+    }
+    synchronized (this) {
+      return dispatch(self, method, args);
+    }
+  }
+
+  private Object dispatch(Object self, Method method, Object[] args) throws Throwable {
     switch (method.getName()) {
       case "equals":
         return self == args[0];
@@ -227,10 +244,16 @@ final class RecordingConnection implements InvocationHandler {
     if (open) {
       Outcome o = uncertain && outcome == Outcome.COMMITTED ? Outcome.UNKNOWN : outcome;
       open = false;
-      switch (o) {
-        case COMMITTED -> session.commit();
-        case ABORTED -> session.abort();
-        default -> session.unknown();
+      try {
+        switch (o) {
+          case COMMITTED -> session.commit();
+          case ABORTED -> session.abort();
+          default -> session.unknown();
+        }
+      } catch (RuntimeException e) {
+        // the database has ended the transaction: the application must not see the sink's failure
+        LOG.warn("isowatch: session {} could not deliver its recorded transaction: {}", sessionId, e.toString());
+        source.unrecorded(lastTable, "sink-failed");
       }
     }
     written.clear();

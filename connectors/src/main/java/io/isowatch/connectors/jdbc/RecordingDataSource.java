@@ -44,7 +44,8 @@ import javax.sql.DataSource;
  * extra-row}), rows fetched after their transaction ended ({@code stale-result-set}) and rollbacks to
  * a savepoint in a transaction with recorded operations ({@code savepoint-rollback}; the
  * transaction is then recorded with unknown outcome, since some of its recorded writes may have been
- * undone). Unrecorded writes keep the row's version, so they are invisible to the checker: they can
+ * undone), and transactions the sink threw for when they ended ({@code sink-failed}; the
+ * application's {@code commit()} is not failed for it). Unrecorded writes keep the row's version, so they are invisible to the checker: they can
  * hide anomalies, not invent them.
  *
  * <p>What the application sees differently: a recorded SELECT's result has one more column at the

@@ -48,6 +48,10 @@ final class RecordingStatement implements InvocationHandler {
 
   @Override
   public Object invoke(Object self, Method method, Object[] args) throws Throwable {
+    if (method.getName().equals("cancel")) {
+      // Statement.cancel is meant to be called from another thread while the statement runs
+      return call(method, args);
+    }
     synchronized (connection) {
       return dispatch(self, method, args);
     }

@@ -151,6 +151,26 @@ class TransactionRecorderTest {
   }
 
   @Test
+  void anUnknownOutcomeIsRecordedAndAForgottenSessionStartsAfresh() {
+    CollectingSink sink = new CollectingSink();
+    TransactionRecorder recorder = new TransactionRecorder("db", sink, () -> T0);
+    SessionRecorder s = recorder.begin("a");
+    s.write("x", 1);
+    assertThatThrownBy(() -> recorder.forget("a"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("session a has a transaction open; end it before forgetting the session");
+    Transaction unknown = s.unknown();
+    recorder.forget("a");
+    recorder.forget("never-seen");
+
+    assertThat(unknown).isEqualTo(new Transaction("db", "a", "db/a/0", 0L, TxnStatus.UNKNOWN,
+        List.of(new Operation(OpKind.WRITE, "x", 1L)), Instant.parse("2026-01-01T00:00:00Z"),
+        Instant.parse("2026-01-01T00:00:00Z"), null));
+    assertThat(s.inTransaction()).isFalse();
+    assertThat(recorder.begin("a")).isNotSameAs(s);
+  }
+
+  @Test
   void theSystemClockIsInMicroseconds() {
     Instant before = Instant.now();
     long micros = TransactionRecorder.systemMicros();
