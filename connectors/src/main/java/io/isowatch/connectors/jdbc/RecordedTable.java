@@ -1,5 +1,6 @@
 package io.isowatch.connectors.jdbc;
 
+import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -34,6 +35,26 @@ public record RecordedTable(String table, String keyColumn, String versionColumn
     if (keyColumn.equalsIgnoreCase(versionColumn)) {
       throw new IllegalArgumentException("table " + table + ": key and version columns are both " + keyColumn);
     }
+  }
+
+  /**
+   * The text of a key value, the same for every Java type a driver or the application may use for
+   * one number: numbers in plain decimal notation without trailing zeros ({@code 42}, never {@code
+   * 42.0} or {@code 4.2E1}); anything else by {@code toString()}.
+   *
+   * @param value a key value bound to a parameter or written as a literal, not null
+   * @return its text
+   */
+  static String keyText(Object value) {
+    if (value instanceof Number n) {
+      try {
+        BigDecimal d = n instanceof BigDecimal b ? b : new BigDecimal(n.toString());
+        return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
+      } catch (NumberFormatException e) {
+        return n.toString();
+      }
+    }
+    return value.toString();
   }
 
   /**

@@ -41,7 +41,8 @@ import javax.sql.DataSource;
  * statement mentioning a declared table in another form runs unchanged and is counted in {@value
  * #UNRECORDED} (tags {@code table}, {@code reason}), as are prepared-statement batches ({@code
  * batch}), keys bound to NULL ({@code null-key}), a key returning more than one row ({@code
- * extra-row}), rows fetched after their transaction ended ({@code stale-result-set}) and rollbacks to
+ * extra-row}), rows fetched after their transaction ended ({@code stale-result-set}), versions the driver
+ * cannot read as a long ({@code version-unreadable}), rollbacks to
  * a savepoint in a transaction with recorded operations ({@code savepoint-rollback}; the
  * transaction is then recorded with unknown outcome, since some of its recorded writes may have been
  * undone), and transactions the sink threw for when they ended ({@code sink-failed}; the

@@ -5,6 +5,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
@@ -13,7 +14,8 @@ import java.sql.Statement;
  * version (the result's last column, appended by {@link SqlShapes}), or of the initial state when
  * there is no row or its version is NULL; a second row for the same key is counted as {@code
  * extra-row} and not recorded (the key column is declared unique). A {@code next()} after the
- * transaction that ran the SELECT has ended is counted as {@code stale-result-set}. A result set the
+ * transaction that ran the SELECT has ended is counted as {@code stale-result-set}, and a version
+ * the driver cannot read as a long as {@code version-unreadable}. A result set the
  * application never advances records nothing: nothing was observed.
  */
 final class RecordingResultSet implements InvocationHandler {
@@ -86,8 +88,14 @@ final class RecordingResultSet implements InvocationHandler {
     } else if (!row) {
       connection.read(table, key, null);
     } else {
-      Object version = real.getObject(real.getMetaData().getColumnCount());
-      connection.read(table, key, version == null ? null : ((Number) version).longValue());
+      long version;
+      try {
+        version = real.getLong(real.getMetaData().getColumnCount());
+      } catch (SQLException e) {
+        connection.source().unrecorded(table, "version-unreadable");
+        return true;
+      }
+      connection.read(table, key, real.wasNull() ? null : version);
     }
     return row;
   }

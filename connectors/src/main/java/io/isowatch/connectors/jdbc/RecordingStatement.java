@@ -4,7 +4,6 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.math.BigDecimal;
 import java.sql.CallableStatement;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -220,7 +219,7 @@ final class RecordingStatement implements InvocationHandler {
     if (v == null) {
       return null;
     }
-    return table.historyKey(v instanceof BigDecimal d ? d.stripTrailingZeros().toPlainString() : v.toString());
+    return table.historyKey(RecordedTable.keyText(v));
   }
 
   private Object call(Method method, Object[] args) throws Throwable {

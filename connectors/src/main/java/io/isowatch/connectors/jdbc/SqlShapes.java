@@ -2,6 +2,7 @@ package io.isowatch.connectors.jdbc;
 
 import io.isowatch.connectors.jdbc.SqlLexer.Kind;
 import io.isowatch.connectors.jdbc.SqlLexer.Token;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -136,7 +137,9 @@ final class SqlShapes {
       if (column == null || !c.accept('=') || assigns(table, column)) {
         return null;
       }
-      c.skipExpression();
+      if (!c.skipExpression()) {
+        return null;
+      }
       if (!c.accept(',')) {
         break;
       }
@@ -355,7 +358,11 @@ final class SqlShapes {
         return new SqlShape.Key(params, null);
       }
       if (v.kind() == Kind.NUMBER) {
-        return new SqlShape.Key(0, (negative ? "-" : "") + v.text());
+        try {
+          return new SqlShape.Key(0, RecordedTable.keyText(new BigDecimal((negative ? "-" : "") + v.text())));
+        } catch (NumberFormatException e) {
+          return null;
+        }
       }
       if (v.kind() == Kind.STRING && !negative && v.text().indexOf('\\') < 0) {
         return new SqlShape.Key(0, v.text());

@@ -43,7 +43,8 @@ public final class BufferedSink implements TransactionSink, AutoCloseable {
    *     KafkaTransactionSink})
    * @param capacity records the buffer holds, at least 1
    * @param maxBlock how long {@link #accept} waits for room before dropping, zero for not at all
-   * @param metrics where drops are counted and the {@link PublishMetrics#BUFFERED} gauge lives
+   * @param metrics where drops are counted and the {@link PublishMetrics#BUFFERED} gauge lives (one
+   *     buffered sink per meter registry: Micrometer keeps the first gauge of a name)
    * @throws IllegalArgumentException if {@code capacity < 1} or {@code maxBlock} is negative
    */
   public BufferedSink(TransactionSink downstream, int capacity, Duration maxBlock, PublishMetrics metrics) {
@@ -97,34 +98,56 @@ public final class BufferedSink implements TransactionSink, AutoCloseable {
   /**
    * Stops taking records, waits up to {@code timeout} for the buffered ones to be handed over,
    * then stops the background thread (interrupting a hand-over still in progress), counts what is
-   * left as dropped ({@link DropReason#CLOSED}), and closes the downstream sink.
+   * left as dropped ({@link DropReason#CLOSED}), and closes the downstream sink. If the calling
+   * thread is interrupted, it stops waiting (and keeps its interrupt status).
    *
    * @param timeout how long to wait for the buffer to empty
-   * @throws Exception whatever closing the downstream sink threw
+   * @throws RuntimeException whatever closing the downstream sink threw (a checked exception
+   *     wrapped in an {@link IllegalStateException})
    */
-  public void close(Duration timeout) throws Exception {
+  public void close(Duration timeout) {
     closed = true;
     long deadline = System.nanoTime() + timeout.toNanos();
-    synchronized (this) {
-      while (pending > 0 && System.nanoTime() < deadline) {
-        wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+    boolean interrupted = false;
+    try {
+      synchronized (this) {
+        while (pending > 0 && System.nanoTime() < deadline) {
+          wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
       }
+    } catch (InterruptedException e) {
+      interrupted = true;
     }
     publisher.interrupt();
-    publisher.join();
+    while (publisher.isAlive()) {
+      try {
+        publisher.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
     List<Transaction> left = new ArrayList<>();
     queue.drainTo(left);
     for (Transaction txn : left) {
       metrics.dropped(txn, DropReason.CLOSED, null);
     }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
     if (downstream instanceof AutoCloseable c) {
-      c.close();
+      try {
+        c.close();
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException("closing " + downstream + " failed: " + e.getMessage(), e);
+      }
     }
   }
 
   /** {@link #close(Duration)} with a 30 s timeout. */
   @Override
-  public void close() throws Exception {
+  public void close() {
     close(Duration.ofSeconds(30));
   }
 

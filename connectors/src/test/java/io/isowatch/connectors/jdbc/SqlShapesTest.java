@@ -2,6 +2,9 @@ package io.isowatch.connectors.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,6 +48,16 @@ class SqlShapesTest {
             "INSERT INTO doctors (isowatch_version, name, id, on_call) VALUES (", ", lower(?), ?, true)"));
   }
 
+  @Test
+  void keysOfOneNumberHaveOneTextWhateverTheirType() {
+    assertThat(SHAPES.parse("SELECT on_call FROM doctors WHERE id = 42.0")).isEqualTo(new SqlShape.Read(
+        DOCTORS, new SqlShape.Key(0, "42"), "SELECT on_call , isowatch_version FROM doctors WHERE id = 42.0"));
+    assertThat(List.of(42, 42L, (short) 42, 42.0, new BigDecimal("42.00"), new BigInteger("42"), "42"))
+        .extracting(RecordedTable::keyText).containsOnly("42");
+    assertThat(RecordedTable.keyText(new BigDecimal("0.00"))).isEqualTo("0");
+    assertThat(RecordedTable.keyText(-1.5e10)).isEqualTo("-15000000000");
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
       "DELETE FROM doctors WHERE id = ?|delete",
@@ -58,6 +71,7 @@ class SqlShapesTest {
       "UPDATE doctors SET isowatch_version = 1 WHERE id = ?|update",
       "UPDATE doctors SET id = 2 WHERE id = ?|update",
       "UPDATE doctors SET on_call = false|update",
+      "UPDATE doctors SET on_call = WHERE id = 1|update",
       "UPDATE doctors SET on_call = false WHERE id IN (1, 2)|update",
       "INSERT INTO doctors (id, on_call) VALUES (1, true), (2, false)|insert",
       "INSERT INTO doctors (id, on_call) VALUES (?, ?) ON CONFLICT (id) DO NOTHING|insert",

@@ -56,7 +56,14 @@ final class LocalKafka implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    cluster.close();
+  public void close() {
+    try {
+      cluster.close();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException("could not stop the in-process Kafka broker: " + e, e);
+    }
   }
 }
