@@ -123,7 +123,7 @@ public final class HtmlPage {
     sb.append("<ol class=\"").append(cls).append("\">\n");
     for (WitnessView.Arrow a : arrows) {
       sb.append("<li><span class=\"label\" style=\"color:").append(WitnessSvg.COLORS.getOrDefault(a.type(), "#424242"))
-          .append("\">").append(escape(a.label())).append("</span>").append(escape(a.explanation())).append("</li>\n");
+          .append("\">").append(escape(a.label())).append("</span> ").append(escape(a.explanation())).append("</li>\n");
     }
     sb.append("</ol>\n");
   }

@@ -11,7 +11,9 @@ import java.util.Set;
  * Where {@link WitnessSvg} draws a witness, in SVG user units (pixels at 100%): deterministic, a
  * function of the {@link WitnessView} alone. The cycle's transactions stand on a circle in the
  * cycle's order, clockwise from the top (two of them: left and right), far enough apart that the
- * boxes do not overlap and the labels fit between them; the other transactions (readers of
+ * boxes do not overlap and the labels fit between them (the smallest radius, in steps of 10 px,
+ * that leaves 110 px, or the longest cycle label plus 40 px, between any two boxes horizontally
+ * or vertically); the other transactions (readers of
  * inferred edges, support paths, or all of them for an anomaly without a cycle) stand in a row
  * below. Each edge is a quadratic Bézier curve from box border to box border, bent outwards so that
  * the two directions between one pair of boxes never coincide, with its label at the curve's
@@ -38,6 +40,8 @@ public final class WitnessLayout {
   private static final double MARGIN = 24;
   private static final double BEND = 36;
   private static final double GAP = 48;
+  private static final double ROW_GAP = 96;
+  private static final double SPACE = 110;
 
   /**
    * One transaction's box.
@@ -148,27 +152,35 @@ public final class WitnessLayout {
     }
     List<String> cycle = v.cycle();
     Map<String, Box> placed = new LinkedHashMap<>();
-    double maxDim = 0;
-    for (String name : cycle) {
-      maxDim = Math.max(maxDim, Math.max(boxWidth(lines.get(name)), boxHeight(lines.get(name))));
-    }
     int k = cycle.size();
-    double radius = k <= 1 ? 0 : k == 2 ? maxDim / 2 + 90 : (maxDim + 70) / (2 * Math.sin(Math.PI / k));
+    double[] w = new double[k];
+    double[] h = new double[k];
+    double[] angle = new double[k];
     for (int i = 0; i < k; i++) {
-      double angle = k == 2 ? Math.PI * (1 + i) : -Math.PI / 2 + 2 * Math.PI * i / k;
-      List<String> ls = lines.get(cycle.get(i));
-      double w = boxWidth(ls);
-      double h = boxHeight(ls);
-      placed.put(cycle.get(i), new Box(cycle.get(i), radius * Math.cos(angle) - w / 2,
-          radius * Math.sin(angle) - h / 2, w, h, ls, true));
+      w[i] = boxWidth(lines.get(cycle.get(i)));
+      h[i] = boxHeight(lines.get(cycle.get(i)));
+      angle[i] = k == 2 ? Math.PI * (1 + i) : -Math.PI / 2 + 2 * Math.PI * i / k;
     }
-    double rowY = placed.values().stream().mapToDouble(b -> b.y() + b.h()).max().orElse(-GAP) + GAP + BEND;
+    double space = SPACE;
+    for (WitnessView.Arrow a : v.edges()) {
+      space = Math.max(space, a.label().length() * CHAR_WIDTH + 40);
+    }
+    double radius = 0;
+    while (k > 1 && !roomy(radius, space, w, h, angle)) {
+      radius += 10;
+    }
+    for (int i = 0; i < k; i++) {
+      List<String> ls = lines.get(cycle.get(i));
+      placed.put(cycle.get(i), new Box(cycle.get(i), radius * Math.cos(angle[i]) - w[i] / 2,
+          radius * Math.sin(angle[i]) - h[i] / 2, w[i], h[i], ls, true));
+    }
+    double rowY = placed.values().stream().mapToDouble(b -> b.y() + b.h()).max().orElse(-ROW_GAP) + ROW_GAP;
     double rowX = placed.values().stream().mapToDouble(Box::x).min().orElse(0);
     for (Map.Entry<String, List<String>> e : lines.entrySet()) {
       if (!placed.containsKey(e.getKey())) {
-        double w = boxWidth(e.getValue());
-        placed.put(e.getKey(), new Box(e.getKey(), rowX, rowY, w, boxHeight(e.getValue()), e.getValue(), false));
-        rowX += w + GAP;
+        double width = boxWidth(e.getValue());
+        placed.put(e.getKey(), new Box(e.getKey(), rowX, rowY, width, boxHeight(e.getValue()), e.getValue(), false));
+        rowX += width + GAP;
       }
     }
     List<Curve> curves = new ArrayList<>();
@@ -180,6 +192,23 @@ public final class WitnessLayout {
       curves.add(curve(a, false, placed, parallel));
     }
     return fitted(List.copyOf(placed.values()), curves);
+  }
+
+  /**
+   * @return whether boxes centred on a circle of {@code radius} at {@code angle} keep at least
+   *     {@code space} px between any two of them, horizontally or vertically
+   */
+  private static boolean roomy(double radius, double space, double[] w, double[] h, double[] angle) {
+    for (int i = 0; i < w.length; i++) {
+      for (int j = i + 1; j < w.length; j++) {
+        double dx = Math.abs(radius * (Math.cos(angle[i]) - Math.cos(angle[j]))) - (w[i] + w[j]) / 2;
+        double dy = Math.abs(radius * (Math.sin(angle[i]) - Math.sin(angle[j]))) - (h[i] + h[j]) / 2;
+        if (Math.max(dx, dy) < space) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private static Curve curve(WitnessView.Arrow a, boolean onCycle, Map<String, Box> boxes, Map<String, Integer> parallel) {

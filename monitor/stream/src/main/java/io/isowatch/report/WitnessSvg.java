@@ -10,7 +10,7 @@ import java.util.Map;
  * boxes listing their operations, edges as arrows labelled {@code type key=value} ({@link
  * WitnessView.Arrow#label()}), coloured by type. The cycle is highlighted: its boxes have a red
  * border and its edges a thick pale red halo under a solid arrow; support edges are thin, dashed
- * and grey. Every text is escaped ({@link HtmlPage#escape}); ids are prefixed with a token made of
+ * and grey, and drawn under the boxes (cycle edges over them). Labels come last, on top. Every text is escaped ({@link HtmlPage#escape}); ids are prefixed with a token made of
  * the view's id, so that several drawings can share a page.
  */
 public final class WitnessSvg {
@@ -48,24 +48,35 @@ public final class WitnessSvg {
             .append("\" stroke-width=\"9\" stroke-linecap=\"round\"/>\n");
       }
     }
+    for (WitnessLayout.Curve c : layout.curves()) {
+      if (!c.onCycle()) {
+        edge(sb, c, prefix);
+      }
+    }
     for (WitnessLayout.Box b : layout.boxes()) {
       box(sb, b);
     }
     for (WitnessLayout.Curve c : layout.curves()) {
-      String type = c.arrow().type();
-      String color = !c.onCycle() ? SUPPORT : COLORS.getOrDefault(type, OTHER);
-      String marker = !c.onCycle() ? "support" : COLORS.containsKey(type) ? type : "other";
-      sb.append("<path class=\"edge edge-").append(HtmlPage.escape(type)).append(c.onCycle() ? " cycle" : " support")
-          .append("\" d=\"").append(c.path()).append("\" fill=\"none\" stroke=\"").append(color)
-          .append(c.onCycle() ? "\" stroke-width=\"2.5\"" : "\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"")
-          .append(" marker-end=\"url(#").append(prefix).append(marker).append(")\"><title>")
-          .append(HtmlPage.escape(c.arrow().from() + " -> " + c.arrow().to() + ": " + c.arrow().explanation()))
-          .append("</title></path>\n");
+      if (c.onCycle()) {
+        edge(sb, c, prefix);
+      }
     }
     for (WitnessLayout.Curve c : layout.curves()) {
       label(sb, c, !c.onCycle() ? SUPPORT : COLORS.getOrDefault(c.arrow().type(), OTHER));
     }
     return sb.append("</svg>").toString();
+  }
+
+  private static void edge(StringBuilder sb, WitnessLayout.Curve c, String prefix) {
+    String type = c.arrow().type();
+    String color = !c.onCycle() ? SUPPORT : COLORS.getOrDefault(type, OTHER);
+    String marker = !c.onCycle() ? "support" : COLORS.containsKey(type) ? type : "other";
+    sb.append("<path class=\"edge edge-").append(HtmlPage.escape(type)).append(c.onCycle() ? " cycle" : " support")
+        .append("\" d=\"").append(c.path()).append("\" fill=\"none\" stroke=\"").append(color)
+        .append(c.onCycle() ? "\" stroke-width=\"2.5\"" : "\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"")
+        .append(" marker-end=\"url(#").append(prefix).append(marker).append(")\"><title>")
+        .append(HtmlPage.escape(c.arrow().from() + " -> " + c.arrow().to() + ": " + c.arrow().explanation()))
+        .append("</title></path>\n");
   }
 
   private static void marker(StringBuilder sb, String id, String color) {

@@ -84,7 +84,7 @@ public record WitnessView(
      * @param keys the keys the witness is about ({@link WitnessView#keys()})
      * @return the operations' texts: all of them when there are at most {@link #SHORT_TXN} or
      *     {@code keys} is empty; otherwise those on {@code keys}, each run of left-out operations as
-     *     {@link #GAP}
+     *     {@link #GAP}, or, when none is on {@code keys}, one line {@code ... (n operations)}
      */
     public List<String> shownOps(Set<String> keys) {
       List<String> out = new ArrayList<>();
@@ -100,6 +100,9 @@ public record WitnessView(
         } else {
           gap = true;
         }
+      }
+      if (out.isEmpty() && !ops.isEmpty()) {
+        return List.of(GAP + " (" + ops.size() + " operations)");
       }
       if (gap) {
         out.add(GAP);
