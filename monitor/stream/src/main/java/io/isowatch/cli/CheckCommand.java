@@ -49,7 +49,7 @@ import picocli.CommandLine.TypeConversionException;
       "  isowatch check --format plume --level read-committed --json h.txt > out.json",
       "  isowatch check --all ../shared/histories/real/antidote.plume.txt",
       "  isowatch check --level all ../shared/histories/real/elle-paper-example.edn",
-      "  isowatch check --level serializable --report report.html --dot report.dot h.edn",
+      "  isowatch check --report report.html --dot report.dot h.edn",
       "",
       "Exit codes: 0 consistent at every level, 1 violation found,",
       "            2 bad input or usage, 3 internal error,",
