@@ -70,9 +70,10 @@ public final class ViolationPages implements MetricsEndpoint.Route {
   String list(RecentViolations.Filter f) {
     List<Violation> shown = recent.newestFirst(f);
     HtmlPage page = new HtmlPage("isowatch: recent violations");
-    page.paragraph("Violations published on " + topic + " that this monitor has read since it started,"
-        + " newest first: the last " + recent.capacity() + " are kept in memory (" + recent.size()
-        + " now, " + recent.received() + " read in all). Showing " + shown.size() + ".");
+    page.paragraph("Violations published on " + topic + ", newest first, as this monitor reads them (at start"
+        + " it re-reads the last " + recent.capacity() + " offsets of each partition). The last "
+        + recent.capacity() + " are kept in memory (" + recent.size() + " now, " + recent.received()
+        + " read in all). Showing " + shown.size() + ".");
     page.filterForm(PATH, List.of(
         new HtmlPage.Select("history", "history", recent.histories(), f.history()),
         new HtmlPage.Select("level", "weakest level broken", recent.levels(), f.level()),

@@ -95,9 +95,9 @@ class ViolationPagesTest {
     try (MetricsEndpoint endpoint = MetricsEndpoint.start(registry, "127.0.0.1", 0, Optional.empty(),
         Map.of(ViolationPages.PATH, new ViolationPages(recent, "isowatch.violations")))) {
       Document all = page(endpoint, "/violations");
-      assertThat(all.select("p").first().text()).isEqualTo("Violations published on isowatch.violations that"
-          + " this monitor has read since it started, newest first: the last 1000 are kept in memory (3 now,"
-          + " 3 read in all). Showing 3.");
+      assertThat(all.select("p").first().text()).isEqualTo("Violations published on isowatch.violations, newest"
+          + " first, as this monitor reads them (at start it re-reads the last 1000 offsets of each partition)."
+          + " The last 1000 are kept in memory (3 now, 3 read in all). Showing 3.");
       assertThat(all.select("tbody tr").eachText()).containsExactly(
           "1970-01-01T00:00:03Z h2<i> G2-item serializable T<script> -> T4 id-3",
           "1970-01-01T00:00:02Z h2 G1a read-committed T9, T8 id-2",
