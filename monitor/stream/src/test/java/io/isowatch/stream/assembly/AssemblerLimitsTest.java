@@ -105,4 +105,41 @@ class AssemblerLimitsTest {
           "too-many-operations: transaction T1 has 1000000 operations, the limit is 100000"));
     }
   }
+
+  /**
+   * A transaction of {@code -Disowatch.fuzz.bigTxnOps} operations (default 5,000; 1,000,000 in the
+   * documented long run) sent as events under a limit of 1,000 operations: the operations past the
+   * limit and the COMMIT are refused one by one, each with its exact dead letter, the state holds
+   * the first 1,000, and at the open timeout the transaction is emitted with status UNKNOWN and
+   * those 1,000 operations.
+   */
+  @Test
+  void aTransactionOfAMillionOperationEventsIsRefusedPastTheLimitOneEventAtATime() {
+    int n = Integer.getInteger("isowatch.fuzz.bigTxnOps", 5_000);
+    int limit = 1_000;
+    List<Operation> kept = new ArrayList<>();
+    try (AssemblerDriver d = new AssemblerDriver(CONFIG.withLimits(Limits.defaults().with("max-ops-per-transaction", limit)),
+        stateDir)) {
+      for (int i = 1; i <= n + 1; i++) {
+        TxnEvent e = i <= n ? write("s1", "T1", 0, i, "k", i, 0) : commit("s1", "T1", 0, i, 0);
+        d.send(e);
+        if (i <= limit) {
+          kept.add(new Operation(OpKind.WRITE, "k", (long) i));
+          assertThat(d.out()).isEmpty();
+        } else {
+          assertThat(d.out()).containsExactly(dead("db/s1", RecordCodec.encode(e), i - 1, i <= n
+              ? "too-many-operations: WRITE of T1 at opIndex " + i + " is past the limit of 1000 operations per transaction"
+              : "too-many-operations: COMMIT of T1 at opIndex " + i + " ends a transaction of " + n
+                  + " operations, the limit is 1000"));
+        }
+      }
+      d.send(commit("s2", "U1", 0, 1, 60_000));
+
+      assertThat(d.out()).containsExactly(
+          emitted(txn("s2", "U1", 0, TxnStatus.COMMITTED, 60_000, 60_000)),
+          emitted(new Transaction(AssemblerDriver.H, "s1", "T1", 0L, TxnStatus.UNKNOWN, kept, Instant.EPOCH,
+              Instant.ofEpochMilli(60_000), null)));
+      assertThat(d.deadLetters("too-many-operations")).isEqualTo(n + 1 - limit);
+    }
+  }
 }
