@@ -64,7 +64,7 @@ class HostileInputFuzzTest {
   private static final String APP = "fuzz";
   private static final String VALID = "valid";
   private static final String CLOCK = "clock";
-  private static final Limits LIMITS = new Limits(1_000, 64, 1_000, 256, 1_000, 16_384);
+  private static final Limits LIMITS = new Limits(1_000, 64, 200, 256, 1_000, 16_384);
   /** Hostile records pick a transaction among the last this many emitted. */
   private static final int RECENT = 50;
 

@@ -68,7 +68,10 @@ final class HostileRecords {
   static final String SESSIONS = "hostile-sessions";
   /** History whose one session floods the open-transactions limit. */
   static final String OPEN = "hostile-open";
-  /** Prefix of the histories of COMMITs of unknown transactions, one session each, 500 per history. */
+  /**
+   * Prefix of the histories of COMMITs of unknown transactions, one session each, as many per
+   * history as the sessions-per-history limit allows.
+   */
   static final String COMMITS = "hostile-commit-";
 
   private final SplittableRandom rnd;
@@ -166,7 +169,7 @@ final class HostileRecords {
       }
       case COMMIT_OF_UNKNOWN_TXN: {
         int n = commits++;
-        String history = COMMITS + n / 500;
+        String history = COMMITS + n / limits.maxSessionsPerHistory();
         String txnId = "unknown-" + n;
         int endIndex = 2 + rnd.nextInt(50);
         TxnEvent c = new TxnEvent(history, "c" + n, txnId, 0L, endIndex, EventKind.COMMIT, null, null, e.getTime(), null);
