@@ -103,6 +103,13 @@ final class MonitorCommand implements Callable<Integer> {
           + " reported as unresolved (default: 30s).")
   private Duration readGrace;
 
+  @Option(names = "--limit", paramLabel = "NAME=N",
+      description = "An input limit; a record past it goes to the dead-letter topic with a reason;"
+          + " repeatable. Names and defaults: max-ops-per-transaction 100000,"
+          + " max-open-transactions-per-session 10000, max-sessions-per-history 100000 (per partition),"
+          + " max-key-bytes 4096, max-list-length 1000000, max-record-bytes 16777216.")
+  private Map<String, Integer> limits = new LinkedHashMap<>();
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "Kafka Streams and client settings (Java properties), e.g. security.")
   private Path config;
@@ -264,8 +271,17 @@ final class MonitorCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--level-for " + history + "=" + name + ": " + e.getMessage());
       }
     });
+    MonitorConfig.Limits bounds = d.limits();
+    for (Map.Entry<String, Integer> e : limits.entrySet()) {
+      try {
+        bounds = bounds.with(e.getKey(), e.getValue());
+      } catch (IllegalArgumentException bad) {
+        throw new ParameterException(spec.commandLine(), "--limit: " + bad.getMessage());
+      }
+    }
     try {
       return d.withTopics(eventsTopic, violationsTopic, dlqTopic)
+          .withLimits(bounds)
           .withExpectedLevel(level)
           .withLevelByHistory(levels)
           .withWindow(windowTransactions == null ? d.windowTransactions() : windowTransactions,

@@ -72,6 +72,14 @@ class MonitorCommandTest {
     assertThat(level.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(level.err()).startsWith("--level-for db1=strict: unknown level 'strict'; expected one of"
         + " read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation, serializable");
+    CliRun limit = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--limit", "max-ops-per-transaction=1000",
+        "--limit", "max-sessions=5");
+    assertThat(limit.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(limit.err()).startsWith("--limit: unknown limit 'max-sessions'; expected one of max-ops-per-transaction,"
+        + " max-open-transactions-per-session, max-sessions-per-history, max-key-bytes, max-list-length, max-record-bytes");
+    CliRun zero = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--limit", "max-key-bytes=0");
+    assertThat(zero.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(zero.err()).startsWith("--limit: max-key-bytes must be at least 1, got 0");
   }
 
   @Test
