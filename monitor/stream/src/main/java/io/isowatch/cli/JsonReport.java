@@ -78,6 +78,9 @@ public final class JsonReport {
       level.put("model", o.model());
       level.put("verdict", o.result().verdict().name());
       level.put("consistent", o.result().verdict() == Verdict.CONSISTENT);
+      if (o.result().reason() != null) {
+        level.put("reason", o.result().reason());
+      }
       ArrayNode violations = level.putArray("violations");
       for (Violation v : o.result().violations()) {
         violations.add(violation(v));

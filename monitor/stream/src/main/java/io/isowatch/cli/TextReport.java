@@ -92,12 +92,17 @@ public final class TextReport {
     return "... " + more + " more " + plural(more, "violation") + " at " + level + " not shown; --all shows them";
   }
 
-  /** @return e.g. {@code read-committed: CONSISTENT} or {@code causal: VIOLATED (3 violations)} */
+  /**
+   * @return e.g. {@code read-committed: CONSISTENT}, {@code causal: VIOLATED (3 violations)} or
+   *     {@code serializable: UNKNOWN (the version order of ...)}
+   */
   static String verdictLine(String label, CheckResult r) {
     String line = label + ": " + r.verdict();
     if (r.verdict() == Verdict.VIOLATED) {
       int n = r.violations().size();
       line += " (" + n + " " + plural(n, "violation") + ")";
+    } else if (r.reason() != null) {
+      line += " (" + r.reason() + ")";
     }
     return line;
   }

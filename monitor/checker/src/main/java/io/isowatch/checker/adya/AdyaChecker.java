@@ -93,8 +93,15 @@ public final class AdyaChecker implements Checker {
   public CheckResult check(History history) {
     AdyaAnalysis a = AdyaAnalysis.run(new Scope(history, history.txnCount()), level, sessionOrder, true);
     boolean orderUnknown = a.unrecoveredKeys() > 0 && Ladder.forbiddenAt(level).contains(Anomaly.G_SINGLE);
-    if (a.violations().isEmpty() && (orderUnknown || !a.incomplete().isEmpty())) {
-      return new CheckResult(level, Verdict.UNKNOWN, a.violations());
+    if (a.violations().isEmpty() && orderUnknown) {
+      return new CheckResult(level, Verdict.UNKNOWN, a.violations(), "the version order of "
+          + a.unrecoveredKeys() + (a.unrecoveredKeys() == 1 ? " register key" : " register keys")
+          + " is not recovered from the reads, and " + level.cliName() + " needs it to rule out"
+          + " anti-dependency cycles; list-append histories reveal it (docs/levels.md, \"Register histories\")");
+    }
+    if (a.violations().isEmpty() && !a.incomplete().isEmpty()) {
+      return new CheckResult(level, Verdict.UNKNOWN, a.violations(), "the cycle search ran out of work"
+          + " for " + a.incomplete().stream().map(Anomaly::id).sorted().toList() + " before finding a cycle");
     }
     return CheckResult.of(level, a.violations());
   }

@@ -12,11 +12,18 @@ import java.util.List;
  *     could not finish ({@link Verdict#UNKNOWN})
  * @param violations every violation found, basic-axiom ones first, then cycles (one per strongly
  *     connected component of the saturated graph)
+ * @param reason for {@link Verdict#UNKNOWN}, one sentence saying why the check could not decide;
+ *     null otherwise
  */
-public record CheckResult(Level level, Verdict verdict, List<Violation> violations) {
+public record CheckResult(Level level, Verdict verdict, List<Violation> violations, String reason) {
   /** Copies the list so that the result is immutable. */
   public CheckResult {
     violations = List.copyOf(violations);
+  }
+
+  /** A result without a reason (a decided verdict). */
+  public CheckResult(Level level, Verdict verdict, List<Violation> violations) {
+    this(level, verdict, violations, null);
   }
 
   /**
