@@ -172,8 +172,9 @@ final class ThroughputRun {
         }
       }
       long sum = 0;
-      for (var info : admin.listOffsets(latest).all().get().values()) {
-        sum += info.offset();
+      for (var e : admin.listOffsets(latest).all().get().entrySet()) {
+        sum += e.getValue().offset();
+        System.out.printf(Locale.ROOT, "  changelog %s: %,d records%n", e.getKey().topic().substring(applicationId.length() + 1), e.getValue().offset());
       }
       return sum;
     } catch (InterruptedException e) {

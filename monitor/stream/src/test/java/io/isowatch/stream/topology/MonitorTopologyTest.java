@@ -111,7 +111,8 @@ class MonitorTopologyTest {
         "processing.guarantee", "exactly_once_v2",
         "default.key.serde", "org.apache.kafka.common.serialization.Serdes$StringSerde",
         "default.value.serde", RecordSerde.class.getName(),
-        "commit.interval.ms", "100"));
+        "commit.interval.ms", "100",
+        "statestore.cache.max.bytes", Long.toString(64L << 20)));
   }
 
   private static List<KeyValue<String, SpecificRecord>> read(TopologyTestDriver d, String topic) {
