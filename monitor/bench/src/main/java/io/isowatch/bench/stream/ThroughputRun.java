@@ -16,8 +16,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -43,7 +43,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * is sampled every 10 ms (the resolution of the figure). Over the same interval it takes the CPU
  * time of the stream thread ({@link ThreadMXBean#getThreadCpuTime}) and of the whole JVM, broker
  * included ({@link com.sun.management.OperatingSystemMXBean#getProcessCpuTime}): on a shared machine
- * the wall-clock rate also measures the other load, the CPU time per transaction does not.
+ * the wall-clock rate also measures the other load, the CPU time per transaction much less so.
  */
 final class ThroughputRun {
   private static final Duration LIMIT = Duration.ofMinutes(15);
@@ -159,8 +159,10 @@ final class ThroughputRun {
   }
 
   /**
-   * @return the records (transaction markers included) written to the application's changelog
-   *     topics: the sum of their end offsets
+   * Prints the records (transaction markers included) written to each changelog topic of the
+   * application, its end offset.
+   *
+   * @return their sum
    */
   private long changelogRecords(String applicationId) {
     try {
