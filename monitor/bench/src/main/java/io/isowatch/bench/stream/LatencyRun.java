@@ -73,7 +73,7 @@ final class LatencyRun {
   private final int every;
   private final int window;
   private final long seed;
-  private final String guarantee;
+  private final Properties tuning;
 
   /**
    * @param kafka the broker
@@ -82,10 +82,11 @@ final class LatencyRun {
    * @param every one injected violation per this many transactions
    * @param window the checker's window in transactions
    * @param seed generation seed
-   * @param guarantee Kafka Streams' {@code processing.guarantee}
+   * @param tuning Kafka Streams settings laid over the monitor's ({@code processing.guarantee},
+   *     {@code commit.interval.ms})
    */
-  LatencyRun(EmbeddedKafka kafka, int rate, int seconds, int every, int window, long seed, String guarantee) {
-    this.guarantee = guarantee;
+  LatencyRun(EmbeddedKafka kafka, int rate, int seconds, int every, int window, long seed, Properties tuning) {
+    this.tuning = tuning;
     this.kafka = kafka;
     this.rate = rate;
     this.seconds = seconds;
@@ -114,7 +115,7 @@ final class LatencyRun {
     Properties overlay = new Properties();
     overlay.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("isowatch-bench-latency").toString());
     overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
-    overlay.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+    overlay.putAll(tuning);
     CountDownLatch running = new CountDownLatch(1);
     Map<String, Long> sentMicros = new ConcurrentHashMap<>();
     List<Double> latenciesMs = new ArrayList<>();

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -59,6 +60,10 @@ public final class StreamBenchmark implements Callable<Integer> {
       description = "Kafka Streams processing.guarantee of the monitor: exactly_once_v2 or at_least_once (default: ${DEFAULT-VALUE}).")
   String guarantee = "exactly_once_v2";
 
+  @Option(names = "--commit-interval-ms",
+      description = "Kafka Streams commit.interval.ms of the monitor (default: the monitor's own, see MonitorTopology.streamsProperties).")
+  Long commitIntervalMs;
+
   /**
    * Runs the benchmark; exit code 0, or 2 on bad options.
    *
@@ -75,8 +80,13 @@ public final class StreamBenchmark implements Callable<Integer> {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown form '" + f + "': use whole or events");
       }
     }
-    System.out.printf(Locale.ROOT, "# isowatch streaming benchmark: %d transactions x 8 ops, 50 sessions, window %d, levels RC+RA+CC, %s, started %s%n",
-        transactions, window, guarantee, Instant.now());
+    System.out.printf(Locale.ROOT, "# isowatch streaming benchmark: %d transactions x 8 ops, 50 sessions, window %d, levels RC+RA+CC, %s, commit.interval.ms %s, started %s%n",
+        transactions, window, guarantee, commitIntervalMs == null ? "default" : commitIntervalMs, Instant.now());
+    Properties tuning = new Properties();
+    tuning.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+    if (commitIntervalMs != null) {
+      tuning.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitIntervalMs));
+    }
     History history = SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(transactions), seed);
     List<ThroughputRun.Result> results = new ArrayList<>();
     LatencyRun.Result latency = null;
@@ -93,16 +103,17 @@ public final class StreamBenchmark implements Callable<Integer> {
           published = replayer.publish(records, whole, n -> { }).records();
         }
         System.out.printf(Locale.ROOT, "published %,d %s records to %s%n", published, form, topic);
-        results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL, guarantee).run());
+        results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL, tuning).run());
       }
-      latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, guarantee).run();
+      latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, tuning).run();
     }
     System.out.println();
-    System.out.println("| input form | records | raw consume (txn/s) | topology (txn/s) | topology / raw | heap per windowed txn (bytes) |");
-    System.out.println("|---|---:|---:|---:|---:|---:|");
+    System.out.println("| input form | records | raw consume (txn/s) | topology (txn/s) | topology / raw | stream thread CPU per txn (µs) | JVM CPU per txn (µs) | changelog records per txn | heap per windowed txn (bytes) |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (ThroughputRun.Result r : results) {
-      System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2f | %,.0f |%n", r.form(), r.records(),
-          r.rawTxnPerSecond(), r.topologyTxnPerSecond(), r.topologyTxnPerSecond() / r.rawTxnPerSecond(), r.heapBytesPerWindowedTxn());
+      System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.1f | %,.0f |%n", r.form(), r.records(),
+          r.rawTxnPerSecond(), r.topologyTxnPerSecond(), r.topologyTxnPerSecond() / r.rawTxnPerSecond(),
+          r.streamThreadCpuMicrosPerTxn(), r.processCpuMicrosPerTxn(), r.changelogRecordsPerTxn(), r.heapBytesPerWindowedTxn());
     }
     System.out.println();
     System.out.println("| offered load (txn/s) | seconds | violations injected | violations published | detection p50 (ms) | p99 (ms) | max (ms) |");

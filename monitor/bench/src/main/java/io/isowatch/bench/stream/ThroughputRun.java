@@ -9,15 +9,22 @@ import io.micrometer.core.instrument.Counter;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -33,7 +40,10 @@ import org.apache.kafka.streams.StreamsConfig;
  *
  * <p>The topology's rate is taken between the first and the last transaction the checker counts
  * ({@code isowatch.transactions.checked}), so the consumer group's start-up is not in it; the counter
- * is sampled every 10 ms (the resolution of the figure).
+ * is sampled every 10 ms (the resolution of the figure). Over the same interval it takes the CPU
+ * time of the stream thread ({@link ThreadMXBean#getThreadCpuTime}) and of the whole JVM, broker
+ * included ({@link com.sun.management.OperatingSystemMXBean#getProcessCpuTime}): on a shared machine
+ * the wall-clock rate also measures the other load, the CPU time per transaction much less so.
  */
 final class ThroughputRun {
   private static final Duration LIMIT = Duration.ofMinutes(15);
@@ -45,9 +55,16 @@ final class ThroughputRun {
    * @param topologyTxnPerSecond transactions per second checked by the topology
    * @param heapBytesPerWindowedTxn heap held after a full GC with the window full, above the heap
    *     before the topology started, divided by the transactions in the window (bytes)
+   * @param streamThreadCpuMicrosPerTxn CPU time of the stream thread while the topology was timed,
+   *     per transaction checked (µs)
+   * @param processCpuMicrosPerTxn CPU time of the whole JVM (broker, producers, stream thread) over
+   *     the same interval, per transaction checked (µs)
+   * @param changelogRecordsPerTxn records written to the topology's changelog topics (transaction
+   *     markers included) per transaction
    */
   record Result(String form, long records, double rawTxnPerSecond, double topologyTxnPerSecond,
-      double heapBytesPerWindowedTxn) {}
+      double heapBytesPerWindowedTxn, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn,
+      double changelogRecordsPerTxn) {}
 
   private final EmbeddedKafka kafka;
   private final String topic;
@@ -56,7 +73,7 @@ final class ThroughputRun {
   private final long records;
   private final int window;
   private final Level level;
-  private final String guarantee;
+  private final Properties tuning;
 
   /**
    * @param kafka the broker
@@ -66,11 +83,12 @@ final class ThroughputRun {
    * @param records records in the topic
    * @param window the checker's window in transactions
    * @param level the expected level
-   * @param guarantee Kafka Streams' {@code processing.guarantee}
+   * @param tuning Kafka Streams settings laid over the monitor's ({@code processing.guarantee},
+   *     {@code commit.interval.ms})
    */
   ThroughputRun(EmbeddedKafka kafka, String topic, String form, int transactions, long records, int window, Level level,
-      String guarantee) {
-    this.guarantee = guarantee;
+      Properties tuning) {
+    this.tuning = tuning;
     this.kafka = kafka;
     this.topic = topic;
     this.form = form;
@@ -101,14 +119,21 @@ final class ThroughputRun {
     Properties overlay = new Properties();
     overlay.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
     overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
-    overlay.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
-    Properties props = MonitorApp.properties("bench-" + form + "-" + System.nanoTime(), kafka.bootstrapServers(), overlay);
+    overlay.putAll(tuning);
+    String applicationId = "bench-" + form + "-" + System.nanoTime();
+    Properties props = MonitorApp.properties(applicationId, kafka.bootstrapServers(), overlay);
     double rate;
     long heldPerTxn;
+    double threadPerTxn;
+    double processPerTxn;
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     try (MonitorApp app = MonitorApp.start(config, metrics, props, s -> { })) {
       long deadline = System.nanoTime() + LIMIT.toNanos();
       long t0 = 0;
       double c0 = 0;
+      long thread0 = 0;
+      long process0 = 0;
       while (checked.count() < transactions) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("the topology checked " + (long) checked.count() + " of " + transactions + " transactions in " + LIMIT);
@@ -116,15 +141,62 @@ final class ThroughputRun {
         if (t0 == 0 && checked.count() > 0) {
           t0 = System.nanoTime();
           c0 = checked.count();
+          thread0 = streamThreadCpuNanos();
+          process0 = os.getProcessCpuTime();
         }
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
       }
       long t1 = System.nanoTime();
       rate = (transactions - c0) / ((t1 - t0) / 1e9);
+      threadPerTxn = (streamThreadCpuNanos() - thread0) / 1e3 / (transactions - c0);
+      processPerTxn = (os.getProcessCpuTime() - process0) / 1e3 / (transactions - c0);
       heldPerTxn = (heapAfterGc(memory) - before) / Math.min(window, transactions);
     }
-    System.out.printf(Locale.ROOT, "%s: raw consume %,.0f txn/s, topology %,.0f txn/s%n", form, raw, rate);
-    return new Result(form, records, raw, rate, heldPerTxn);
+    double changelogPerTxn = (double) changelogRecords(applicationId) / transactions;
+    System.out.printf(Locale.ROOT, "%s: raw consume %,.0f txn/s, topology %,.0f txn/s, CPU per txn: stream thread %.1f µs, JVM %.1f µs;"
+        + " %.2f changelog records per txn%n", form, raw, rate, threadPerTxn, processPerTxn, changelogPerTxn);
+    return new Result(form, records, raw, rate, heldPerTxn, threadPerTxn, processPerTxn, changelogPerTxn);
+  }
+
+  /**
+   * Prints the records (transaction markers included) written to each changelog topic of the
+   * application, its end offset.
+   *
+   * @return their sum
+   */
+  private long changelogRecords(String applicationId) {
+    try {
+      Admin admin = kafka.admin();
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      for (String t : admin.listTopics().names().get()) {
+        if (t.startsWith(applicationId + "-") && t.endsWith("-changelog")) {
+          latest.put(new TopicPartition(t, 0), OffsetSpec.latest());
+        }
+      }
+      long sum = 0;
+      for (var e : admin.listOffsets(latest).all().get().entrySet()) {
+        sum += e.getValue().offset();
+        System.out.printf(Locale.ROOT, "  changelog %s: %,d records%n", e.getKey().topic().substring(applicationId.length() + 1), e.getValue().offset());
+      }
+      return sum;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading changelog offsets", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot read changelog offsets", e.getCause());
+    }
+  }
+
+  /** @return CPU time so far of the threads named {@code ...-StreamThread-<n>} (the stream threads), ns */
+  private static long streamThreadCpuNanos() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (t != null && t.getThreadName().matches(".*-StreamThread-\\d+")) {
+        sum += Math.max(0, threads.getThreadCpuTime(t.getThreadId()));
+      }
+    }
+    return sum;
   }
 
   /** @return transactions per second read by a plain consumer of the whole topic */

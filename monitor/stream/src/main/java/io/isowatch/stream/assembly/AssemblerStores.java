@@ -11,7 +11,10 @@ import org.apache.kafka.streams.state.Stores;
  * (RocksDB) key-value stores of String keys and byte values with changelogging on (the Kafka Streams
  * default), so a restarted or migrated task restores them from their changelog topics
  * ({@code <application.id>-<store name>-changelog}); the names are part of the deployment and must
- * not change between versions. Keys are compared as their UTF-8 bytes, which is what makes the range
+ * not change between versions. The record cache is on, so that a key written several times within a
+ * commit interval (a session's state, a transaction's state as it completes and is emitted) reaches
+ * RocksDB and the changelog once, at the flush before the commit (Kafka Streams documentation,
+ * "Memory Management"). Keys are compared as their UTF-8 bytes, which is what makes the range
  * scans below work (Kafka Streams docs, "State Stores": range queries iterate in serialized-key
  * order).
  */
@@ -45,7 +48,8 @@ public final class AssemblerStores {
   }
 
   private static StoreBuilder<KeyValueStore<String, byte[]>> store(String name) {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), Serdes.ByteArray());
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), Serdes.ByteArray())
+        .withCachingEnabled();
   }
 
   /** @return the state key of a session; NUL cannot occur in the ids, so it is unambiguous */

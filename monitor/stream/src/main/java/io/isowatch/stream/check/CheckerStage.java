@@ -21,7 +21,12 @@ import org.apache.kafka.streams.state.Stores;
  * <p>Its seven stores are persistent key-value stores (RocksDB) with change logging on, the Kafka
  * Streams default, so that a task restored elsewhere after a crash rebuilds the same state (Kafka
  * Streams documentation, "State", "Fault-tolerant state stores"); they are declared by the supplier
- * ({@link ProcessorSupplier#stores()}), which connects them to the processor.
+ * ({@link ProcessorSupplier#stores()}), which connects them to the processor. Each has the record
+ * cache on ({@code withCachingEnabled}, sized by {@code statestore.cache.max.bytes}): repeated
+ * writes of one key within a commit interval (the meta entry, written after every transaction; a
+ * key's latest evicted write) reach RocksDB and the changelog once, when the cache is flushed, which
+ * Kafka Streams does before every commit (Kafka Streams documentation, "Memory Management", "Record
+ * caches in the Processor API"), so what a commit covers is in the changelog.
  */
 public final class CheckerStage {
   /** Store of the live window's transactions. */
@@ -70,6 +75,7 @@ public final class CheckerStage {
   }
 
   private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name) {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray());
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
+        .withCachingEnabled();
   }
 }

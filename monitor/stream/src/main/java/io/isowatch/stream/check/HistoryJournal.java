@@ -5,8 +5,10 @@ import io.isowatch.checker.window.WindowConfig;
 import io.isowatch.checker.window.WindowTxn;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,12 +25,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>Values: a fed transaction is {@code [int n][n ints: unresolved op indexes][Transaction in
  * single-object Avro]}; a held one the Transaction alone; a reported id its last feed position (8
- * bytes); an evicted-write slot its fingerprint (8 bytes); a key hash its latest evicted write's
+ * bytes); a block of {@value #SLOTS_PER_ENTRY} evicted-write slots, keyed by slot / {@value
+ * #SLOTS_PER_ENTRY}, the fingerprints of its slots filled so far (8 bytes each, slot order; slots
+ * fill in order, so the blocks in key order are the memory slot by slot); a key hash its latest evicted write's
  * fingerprint (8 bytes); a list key its longest fully known list read (8 bytes per element); the
  * meta entry {@code [nextSeq][nextArrival]
  * [streamTime][int ringNext][byte listAppend][int n][n longs: generation starts]}.
  */
 final class HistoryJournal implements WindowChecker.Journal {
+  /** Evicted-write slots per entry of the evicted store. */
+  static final int SLOTS_PER_ENTRY = 64;
   private static final BytesSerializer PREFIX = new BytesSerializer();
 
   private final String historyId;
@@ -66,9 +72,20 @@ final class HistoryJournal implements WindowChecker.Journal {
     }
   }
 
+  /**
+   * Writes the slot into its block of {@value #SLOTS_PER_ENTRY}: a window's retirement fills
+   * thousands of consecutive slots at once, and with the store's record cache a block written
+   * {@value #SLOTS_PER_ENTRY} times within a commit interval reaches the changelog once.
+   */
   @Override
   public void evictedWrite(int slot, long fingerprint) {
-    stores.evicted().put(StoreKeys.withInt(prefix, slot), StoreKeys.longBytes(fingerprint));
+    Bytes key = StoreKeys.withInt(prefix, slot / SLOTS_PER_ENTRY);
+    int at = (slot % SLOTS_PER_ENTRY) * Long.BYTES;
+    byte[] stored = stores.evicted().get(key);
+    // a copy: the cache hands out the array it holds
+    byte[] block = stored == null ? new byte[at + Long.BYTES] : Arrays.copyOf(stored, Math.max(stored.length, at + Long.BYTES));
+    ByteBuffer.wrap(block).putLong(at, fingerprint);
+    stores.evicted().put(key, block);
   }
 
   @Override
@@ -152,13 +169,16 @@ final class HistoryJournal implements WindowChecker.Journal {
         reported.put(StoreKeys.stringAfter(kv.key.get(), prefix.length), StoreKeys.longOf(kv.value));
       }
     }
-    List<Long> ring = new ArrayList<>();
+    LongArrayList ring = new LongArrayList();
     try (KeyValueIterator<Bytes, byte[]> it = scan(stores.evicted())) {
       while (it.hasNext()) {
-        ring.add(StoreKeys.longOf(it.next().value));
+        ByteBuffer block = ByteBuffer.wrap(it.next().value);
+        while (block.hasRemaining()) {
+          ring.add(block.getLong());
+        }
       }
     }
-    long[] evicted = ring.stream().mapToLong(Long::longValue).toArray();
+    long[] evicted = ring.toLongArray();
     Map<Long, Long> lastWrites = new HashMap<>();
     try (KeyValueIterator<Bytes, byte[]> it = scan(stores.lastWrites())) {
       while (it.hasNext()) {

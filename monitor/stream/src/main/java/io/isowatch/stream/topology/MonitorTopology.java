@@ -96,7 +96,14 @@ public final class MonitorTopology {
    * @param bootstrapServers {@code bootstrap.servers}, {@code host:port[,host:port...]}
    * @return {@code processing.guarantee=exactly_once_v2}, String keys and {@link RecordSerde}
    *     values by default, {@code commit.interval.ms=100} (the exactly-once default, stated so that
-   *     a config file does not silently inherit the 30 s at-least-once one)
+   *     a config file does not silently inherit the 30 s at-least-once one; raising it delays every
+   *     violation by up to two intervals, one per sub-topology, as each waits for the commit of the
+   *     records it reads), {@code statestore.cache.max.bytes=64 MiB} per instance, shared by its
+   *     stream threads (Kafka Streams' default is 10 MiB): retiring a generation of the window
+   *     journals, in one step, an evicted-write slot and the key's latest evicted write for every
+   *     write of the W/2 transactions retired, and the stores' record cache must hold that burst to
+   *     collapse it before the commit; with 10 MiB it overflowed at W = 20,000 and every one of those
+   *     writes reached the changelog (docs/PERFORMANCE.md, streaming)
    */
   public static Properties streamsProperties(String applicationId, String bootstrapServers) {
     Properties p = new Properties();
@@ -106,6 +113,7 @@ public final class MonitorTopology {
     p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, RecordSerde.class.getName());
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(64L << 20));
     return p;
   }
 }

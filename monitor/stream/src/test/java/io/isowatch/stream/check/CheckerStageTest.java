@@ -370,6 +370,64 @@ class CheckerStageTest {
   }
 
   /**
+   * The evicted-write memory survives a restart, across its store's blocks of slots: with W = 40
+   * (memory of 160 evicted writes), the 41st transaction evicts the first 20, among them T1 and T2,
+   * whose 142 writes fill slots 0..141 (three blocks). After the restart U1 reads x = 1 (slot 0) and
+   * k69 = 1 (slot 70), values that T2 overwrote, so only that memory knows them (not the per-key
+   * latest evicted write): U1 is fed at once, and when the event clock passes its read grace
+   * nothing is reported as unresolved.
+   */
+  @Test
+  void theEvictedWriteMemoryIsRestoredAfterARestart() {
+    List<StateStore> opened = new ArrayList<>();
+    try {
+      evictedWritesRestart(opened);
+    } finally {
+      opened.forEach(StateStore::close);
+    }
+  }
+
+  private void evictedWritesRestart(List<StateStore> stores) {
+    MonitorConfig config = expecting(Level.CAUSAL).withWindow(40, Duration.ZERO);
+    MonitorMetrics metrics = MonitorMetrics.inMemory();
+    var supplier = CheckerStage.supplier(config, metrics);
+    for (StoreBuilder<?> b : supplier.stores()) {
+      stores.add(((StoreBuilder<?>) withoutLogging(b)).build());
+    }
+    List<Transaction> first = new ArrayList<>(List.of(writesAll("s1", "T1", 1, 1), writesAll("s2", "T2", 2, 2)));
+    for (int i = 0; i < 39; i++) {
+      first.add(txn("h", "s3", "F" + i, i, 3 + i, w("q", i)));
+    }
+    MockProcessorContext<String, SpecificRecord> before = context(stores, true);
+    var p1 = supplier.get();
+    p1.init(before);
+    for (Transaction t : first) {
+      p1.process(new org.apache.kafka.streams.processor.api.Record<>("h", t, t.getEndTime().toEpochMilli()));
+    }
+    assertThat(before.forwarded()).isEmpty();
+
+    MockProcessorContext<String, SpecificRecord> after = context(stores, false);
+    var p2 = supplier.get();
+    p2.init(after);
+    for (Transaction t : List.of(txn("h", "s4", "U1", 0, 50, r("x", 1L), r("k69", 1L)), txn("h", "s3", "U2", 39, 100, w("q", 99)))) {
+      p2.process(new org.apache.kafka.streams.processor.api.Record<>("h", t, t.getEndTime().toEpochMilli()));
+    }
+    punctuate(after, 100_000);
+    assertThat(after.forwarded()).isEmpty();
+    assertThat(count(metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
+    assertThat(count(metrics, "isowatch.transactions.checked")).isEqualTo(43.0);
+  }
+
+  /** A transaction of session {@code session}, txnSeq 0, writing {@code v} to x and to k0..k69. */
+  private static Transaction writesAll(String session, String id, long second, long v) {
+    List<Operation> ops = new ArrayList<>(List.of(w("x", v)));
+    for (int k = 0; k < 70; k++) {
+      ops.add(w("k" + k, v));
+    }
+    return txn("h", session, id, 0, second, ops.toArray(new Operation[0]));
+  }
+
+  /**
    * Record timestamps that are wall-clock times (a producer's, not the events' end times) never
    * expire a read grace, before or after a restart: the grace runs on the transactions' end times
    * only, restored exactly from the stores. (Measured on record timestamps, T1's read was published
@@ -429,8 +487,15 @@ class CheckerStageTest {
     ctx.scheduledPunctuators().forEach(p -> p.getPunctuator().punctuate(streamTimeMillis));
   }
 
+  /**
+   * The stage's store as a restarted task finds it after a commit: {@link MockProcessorContext}
+   * supports neither changelogs nor the record cache, so both are off; every write reaches the
+   * store at once, as the cached writes of a committed task have (Kafka Streams flushes the cache
+   * before it commits, and a task that crashes before committing restarts from its last commit). The
+   * real commit, crash and restore with the cache on are {@code MonitorIntegrationTest}'s.
+   */
   private static StoreBuilder<?> withoutLogging(StoreBuilder<?> b) {
-    return b.withLoggingDisabled();
+    return b.withLoggingDisabled().withCachingDisabled();
   }
 
   private MockProcessorContext<String, SpecificRecord> context(List<StateStore> stores, boolean initStores) {

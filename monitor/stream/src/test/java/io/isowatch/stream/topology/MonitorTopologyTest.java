@@ -18,6 +18,7 @@ import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,8 @@ class MonitorTopologyTest {
         "processing.guarantee", "exactly_once_v2",
         "default.key.serde", "org.apache.kafka.common.serialization.Serdes$StringSerde",
         "default.value.serde", RecordSerde.class.getName(),
-        "commit.interval.ms", "100"));
+        "commit.interval.ms", "100",
+        "statestore.cache.max.bytes", Long.toString(64L << 20)));
   }
 
   private static List<KeyValue<String, SpecificRecord>> read(TopologyTestDriver d, String topic) {
@@ -145,5 +147,75 @@ class MonitorTopologyTest {
       assertThat(read(d, MonitorConfig.VIOLATIONS)).containsExactly(KeyValue.pair("db", g1a));
       assertThat(read(d, MonitorConfig.DLQ)).isEmpty();
     }
+  }
+
+  /**
+   * Window eviction through the whole topology (whole Transaction records on the events topic, the
+   * assembler, the repartition, the checker), with a window of W = 4 transactions: a generation
+   * starts every 2 transactions and the third retires the oldest, so T5's arrival evicts T1 and T2
+   * and T7's evicts T3 and T4. T6 reads x = 1, written only by T1, which aborted (G1a); T8 reads
+   * w = 1, written only by T7, which aborted (G1a). With a window holding the whole history both are
+   * published; with W = 4, T1 has left the window when T6 arrives, so T6's read enters as an unknown
+   * read (T1's write is remembered among the evicted writes, so it is neither held nor reported as
+   * unresolved): the G1a that reaches outside the window is hidden, never invented, and the one
+   * inside it is published once, found first by the generation that starts at T5.
+   */
+  @Test
+  void evictionHidesTheAnomalyThatReachesOutsideTheWindowAndPublishesTheOneInside() {
+    List<Transaction> history = List.of(
+        whole("s1", "T1", 0, 1, TxnStatus.ABORTED, new Operation(OpKind.WRITE, "x", 1L)),
+        whole("s2", "T2", 0, 2, TxnStatus.COMMITTED, new Operation(OpKind.WRITE, "y", 1L)),
+        whole("s3", "T3", 0, 3, TxnStatus.COMMITTED, new Operation(OpKind.WRITE, "z", 1L)),
+        whole("s1", "T4", 1, 4, TxnStatus.COMMITTED, new Operation(OpKind.WRITE, "q", 1L)),
+        whole("s2", "T5", 1, 5, TxnStatus.COMMITTED, new Operation(OpKind.WRITE, "q", 2L)),
+        whole("s4", "T6", 0, 6, TxnStatus.COMMITTED, new Operation(OpKind.READ, "x", 1L)),
+        whole("s5", "T7", 0, 7, TxnStatus.ABORTED, new Operation(OpKind.WRITE, "w", 1L)),
+        whole("s6", "T8", 0, 8, TxnStatus.COMMITTED, new Operation(OpKind.READ, "w", 1L)));
+    Violation t6ReadsT1 = g1a("6a552a73228acebf7001aec15e17ceb0", history.get(5), history.get(0), new Window(at(1), at(6), 6L));
+    Violation t8ReadsT7 = g1a("30ffb07760dc68f33ed69b8f7ec0177a", history.get(7), history.get(6), new Window(at(1), at(8), 8L));
+    Violation t8ReadsT7InWindow = g1a("30ffb07760dc68f33ed69b8f7ec0177a", history.get(7), history.get(6), new Window(at(5), at(8), 4L));
+
+    MonitorMetrics whole = MonitorMetrics.inMemory();
+    assertThat(run(CONFIG, whole, history)).containsExactly(KeyValue.pair("db", t6ReadsT1), KeyValue.pair("db", t8ReadsT7));
+    assertThat(whole.registry().get("isowatch.window.transactions").tag("history", "db").gauge().value()).isEqualTo(8.0);
+
+    MonitorMetrics small = MonitorMetrics.inMemory();
+    assertThat(run(CONFIG.withWindow(4, Duration.ZERO), small, history))
+        .containsExactly(KeyValue.pair("db", t8ReadsT7InWindow));
+    assertThat(small.registry().get("isowatch.window.transactions").tag("history", "db").gauge().value()).isEqualTo(4.0);
+    assertThat(small.registry().get("isowatch.reads.unresolved").counter().count()).isEqualTo(0.0);
+    assertThat(small.registry().get("isowatch.transactions.checked").counter().count()).isEqualTo(8.0);
+  }
+
+  /** @return the violations published when {@code history} is piped, whole, into a fresh topology; asserts an empty DLQ */
+  private List<KeyValue<String, SpecificRecord>> run(MonitorConfig config, MonitorMetrics metrics, List<Transaction> history) {
+    try (TopologyTestDriver d = driver(MonitorTopology.build(config, metrics))) {
+      TestInputTopic<String, byte[]> events =
+          d.createInputTopic(MonitorConfig.EVENTS, new StringSerializer(), new ByteArraySerializer());
+      for (Transaction t : history) {
+        events.pipeInput("db/" + t.getSessionId(), RecordCodec.encode(t), t.getEndTime().toEpochMilli());
+      }
+      assertThat(read(d, MonitorConfig.DLQ)).isEmpty();
+      return read(d, MonitorConfig.VIOLATIONS);
+    }
+  }
+
+  private static Instant at(long second) {
+    return Instant.ofEpochSecond(second);
+  }
+
+  /** A transaction of history {@code db} ending at {@code second} s, beginning 1 ms before. */
+  private static Transaction whole(String session, String id, long seq, long second, TxnStatus status, Operation op) {
+    return new Transaction("db", session, id, seq, status, List.of(op), at(second).minusMillis(1), at(second), null);
+  }
+
+  /** The G1a of {@code reader} reading the aborted {@code writer}'s write, detected at the reader's end. */
+  private static Violation g1a(String id, Transaction reader, Transaction writer, Window window) {
+    return new Violation("db", id, reader.getEndTime(), io.isowatch.schemas.Level.READ_COMMITTED, "G1a",
+        new Witness(List.of(
+            new WitnessTransaction(reader.getTxnId(), reader.getSessionId(), TxnStatus.COMMITTED, reader.getOps()),
+            new WitnessTransaction(writer.getTxnId(), writer.getSessionId(), TxnStatus.ABORTED, writer.getOps())),
+            List.of()),
+        window);
   }
 }
