@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
@@ -99,6 +100,30 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public void createTopic(String name, int partitions, Optional<Duration> retention) {
     Topics.create(admin, List.of(name), Optional.of(partitions), Optional.of((short) 1), retention);
+  }
+
+  /**
+   * Stops the broker (a controlled shutdown: its logs are flushed, its listener closed) and starts
+   * it again on the same port with the same log directories; the KRaft controller of the node keeps
+   * running. Clients see the broker vanish and come back, as in a rolling restart. Returns once the
+   * broker is ready again.
+   *
+   * @param whileDown run after the broker stopped and before it starts again (e.g. to wait until
+   *     clients noticed)
+   * @throws IllegalStateException if the broker does not come back (cause attached)
+   */
+  public void restartBroker(Runnable whileDown) {
+    cluster.brokers().values().forEach(BrokerServer::shutdown);
+    whileDown.run();
+    try {
+      cluster.brokers().values().forEach(BrokerServer::startup);
+      cluster.waitForReadyBrokers();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException("the in-process Kafka broker did not restart: " + e, e);
+    }
   }
 
   /** Stops the node and deletes its log directories. */
