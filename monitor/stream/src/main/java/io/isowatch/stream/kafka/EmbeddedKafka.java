@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -42,10 +43,12 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final KafkaClusterTestKit cluster;
   private final Admin admin;
 
-  private EmbeddedKafka(KafkaClusterTestKit cluster) {
+  private EmbeddedKafka(KafkaClusterTestKit cluster, Properties adminSettings) {
     this.cluster = cluster;
-    this.admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
+    Properties props = new Properties();
+    props.putAll(adminSettings);
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+    this.admin = Admin.create(props);
   }
 
   /**
@@ -56,6 +59,23 @@ public final class EmbeddedKafka implements AutoCloseable {
    *     port or no writable temporary directory
    */
   public static EmbeddedKafka start() {
+    return start(Map.of(), new Properties());
+  }
+
+  /**
+   * As {@link #start()}, with more broker settings, e.g. a secured listener: {@code
+   * listener.security.protocol.map} mapping the client listener ({@code EXTERNAL}) to {@code
+   * SASL_SSL}, {@code sasl.*}, {@code ssl.*}, {@code authorizer.class.name} (Kafka documentation,
+   * "Broker Configs" and "Security"). The node's controller listener ({@code CONTROLLER}) stays
+   * plaintext.
+   *
+   * @param brokerSettings broker properties added to (and overriding) {@link #SINGLE_NODE_SETTINGS}
+   * @param adminSettings client settings of {@link #admin()} (e.g. a super user's credentials); the
+   *     bootstrap servers are set here
+   * @return the running cluster; close it to stop it and delete its files
+   * @throws IllegalStateException if the node cannot be started (cause attached)
+   */
+  public static EmbeddedKafka start(Map<String, String> brokerSettings, Properties adminSettings) {
     KafkaClusterTestKit cluster = null;
     try {
       TestKitNodes nodes = new TestKitNodes.Builder()
@@ -65,11 +85,12 @@ public final class EmbeddedKafka implements AutoCloseable {
           .build();
       KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
       SINGLE_NODE_SETTINGS.forEach(builder::setConfigProp);
+      brokerSettings.forEach(builder::setConfigProp);
       cluster = builder.build();
       formatQuietly(cluster);
       cluster.startup();
       cluster.waitForReadyBrokers();
-      return new EmbeddedKafka(cluster);
+      return new EmbeddedKafka(cluster, adminSettings);
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -79,7 +100,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
-  /** @return {@code host:port} of the broker's client listener (plaintext) */
+  /** @return {@code host:port} of the broker's client listener (plaintext unless configured otherwise) */
   public String bootstrapServers() {
     return cluster.bootstrapServers();
   }

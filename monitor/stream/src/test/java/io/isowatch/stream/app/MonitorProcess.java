@@ -45,10 +45,20 @@ final class MonitorProcess {
    */
   static MonitorProcess start(Path log, String applicationId, MonitorConfig config, Path stateDir, Path configFile)
       throws IOException {
+    return start(log, KafkaBroker.bootstrapServers(), applicationId, config, stateDir, configFile);
+  }
+
+  /**
+   * As {@link #start(Path, String, MonitorConfig, Path, Path)} against another cluster.
+   *
+   * @param bootstrapServers its {@code --bootstrap-servers}
+   */
+  static MonitorProcess start(Path log, String bootstrapServers, String applicationId, MonitorConfig config,
+      Path stateDir, Path configFile) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
         "-cp", System.getProperty("java.class.path"), IsowatchCli.class.getName(),
-        "monitor", "--bootstrap-servers", KafkaBroker.bootstrapServers(),
+        "monitor", "--bootstrap-servers", bootstrapServers,
         "--application-id", applicationId,
         "--level", config.expectedLevel().cliName(),
         "--events-topic", config.eventsTopic(),
