@@ -170,12 +170,20 @@ final class ExactOutput {
 
   /**
    * Publishes events with the project's {@link Replayer} and checks that all were acknowledged.
+   * First waits until every partition of the topic has a leader: a fresh idempotent producer whose
+   * first batch meets a partition without a leader yet (a topic just created, a broker just
+   * restarted) was seen to get {@code OUT_OF_ORDER_SEQUENCE_NUMBER} for every later batch until its
+   * delivery timeout (Kafka 4.3.1 clients and test kit).
    *
    * @param clients client settings (bootstrap servers, security)
    * @param topic the events topic
    * @param events what to publish
    */
   static void publish(Properties clients, String topic, List<HistoryRecords.Keyed> events) {
+    try (Admin admin = Admin.create(clients)) {
+      await().atMost(PATIENCE).ignoreExceptions().until(() -> admin.describeTopics(List.of(topic)).allTopicNames()
+          .get().get(topic).partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
+    }
     try (Replayer replayer = new Replayer(clients, topic)) {
       assertThat(replayer.publish(events)).isEqualTo(events.size());
     }
