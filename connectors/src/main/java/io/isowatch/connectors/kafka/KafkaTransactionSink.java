@@ -1,5 +1,7 @@
 package io.isowatch.connectors.kafka;
 
+import io.isowatch.connectors.recorder.PublishMetrics;
+import io.isowatch.connectors.recorder.PublishMetrics.DropReason;
 import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
@@ -21,8 +23,23 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>The producer has idempotence on with {@code acks=all} (Kafka producer configs, {@code
  * enable.idempotence}): retries never duplicate or reorder records within a partition. Sending is
- * asynchronous; the first send failure is kept and thrown by the next {@link #accept} or by {@link
- * #close}, so no failure is dropped silently. {@link #close} flushes every record sent.
+ * asynchronous. No failure is dropped silently, in one of two ways chosen by the constructor:
+ *
+ * <ul>
+ *   <li>without {@link PublishMetrics}: the first send failure is kept and thrown by the next {@link
+ *       #accept} and by {@link #close} (every later record is refused too);
+ *   <li>with {@link PublishMetrics}: each record's outcome is counted, acknowledged ones in {@link
+ *       PublishMetrics#PUBLISHED}, failed ones (a {@code send} that threw, e.g. no metadata within
+ *       {@code max.block.ms}, or a delivery that failed, e.g. after {@code delivery.timeout.ms}) in
+ *       {@link PublishMetrics#DROPPED} with reason {@code publish-failed} and a log line; {@link
+ *       #accept} then never throws, and later records are still tried. This is the mode to put
+ *       behind a {@link io.isowatch.connectors.recorder.BufferedSink}.
+ * </ul>
+ *
+ * <p>{@code send} may block for up to the producer's {@code max.block.ms} (default 60 s) while the
+ * broker is unreachable or {@code buffer.memory} is full; a {@link
+ * io.isowatch.connectors.recorder.BufferedSink} in front keeps that wait off the application's
+ * threads. {@link #close} flushes every record sent.
  */
 public final class KafkaTransactionSink implements TransactionSink, AutoCloseable {
   /** The topic the monitor reads by default (ARCHITECTURE.md, "Data flow"). */
@@ -31,14 +48,31 @@ public final class KafkaTransactionSink implements TransactionSink, AutoCloseabl
   private final Producer<String, byte[]> producer;
   private final String topic;
   private final AtomicReference<Exception> failure = new AtomicReference<>();
+  private final PublishMetrics metrics;
 
   /**
+   * A sink that keeps the first failure and throws it from then on.
+   *
    * @param bootstrapServers e.g. {@code localhost:9092}
    * @param topic the events topic, e.g. {@link #DEFAULT_TOPIC}
    * @param overrides further producer properties (security settings, for example); they win over
    *     the defaults, except that idempotence stays on
    */
   public KafkaTransactionSink(String bootstrapServers, String topic, Map<String, Object> overrides) {
+    this(bootstrapServers, topic, overrides, null);
+  }
+
+  /**
+   * A sink that counts each record's outcome in {@code metrics} and never throws from {@link #accept}.
+   *
+   * @param bootstrapServers e.g. {@code localhost:9092}
+   * @param topic the events topic, e.g. {@link #DEFAULT_TOPIC}
+   * @param overrides further producer properties (security settings, {@code max.block.ms}, for
+   *     example); they win over the defaults, except that idempotence stays on
+   * @param metrics where outcomes are counted; null for the throwing sink of the other constructor
+   */
+  public KafkaTransactionSink(
+      String bootstrapServers, String topic, Map<String, Object> overrides, PublishMetrics metrics) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -47,28 +81,52 @@ public final class KafkaTransactionSink implements TransactionSink, AutoCloseabl
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     this.topic = topic;
+    this.metrics = metrics;
   }
 
   /**
-   * Sends one transaction without waiting for the broker.
+   * Sends one transaction without waiting for the broker's answer (but waiting up to {@code
+   * max.block.ms} for metadata or buffer room).
    *
-   * @throws IllegalStateException if an earlier send failed (the cause is that failure)
+   * @throws IllegalStateException without metrics only: if an earlier send failed (the cause is
+   *     that failure)
    */
   @Override
   public void accept(Transaction txn) {
+    if (metrics != null) {
+      sendCounted(txn);
+      return;
+    }
     throwIfFailed();
-    String key = txn.getHistoryId() + "/" + txn.getSessionId();
-    producer.send(new ProducerRecord<>(topic, key, RecordCodec.encode(txn)), (md, e) -> {
+    producer.send(record(txn), (md, e) -> {
       if (e != null) {
         failure.compareAndSet(null, e);
       }
     });
   }
 
+  private void sendCounted(Transaction txn) {
+    try {
+      producer.send(record(txn), (md, e) -> {
+        if (e == null) {
+          metrics.published();
+        } else {
+          metrics.dropped(txn, DropReason.PUBLISH_FAILED, e);
+        }
+      });
+    } catch (RuntimeException e) {
+      metrics.dropped(txn, DropReason.PUBLISH_FAILED, e);
+    }
+  }
+
+  private ProducerRecord<String, byte[]> record(Transaction txn) {
+    return new ProducerRecord<>(topic, txn.getHistoryId() + "/" + txn.getSessionId(), RecordCodec.encode(txn));
+  }
+
   /**
    * Flushes every record sent and closes the producer.
    *
-   * @throws IllegalStateException if a send failed
+   * @throws IllegalStateException without metrics only: if a send failed
    */
   @Override
   public void close() {

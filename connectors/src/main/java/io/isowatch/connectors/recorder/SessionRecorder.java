@@ -1,5 +1,6 @@
 package io.isowatch.connectors.recorder;
 
+import io.isowatch.connectors.privacy.Privacy;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
@@ -17,24 +18,29 @@ import java.util.function.LongSupplier;
  * <p>Obtained from {@link TransactionRecorder#begin}. Meant for one thread at a time, like the
  * database connection it mirrors; its methods are synchronized so that handing it between threads
  * (a connection pool) is safe. Values are the application's register values or version tokens,
- * unique per key.
+ * unique per key. Keys and values are recorded through the recorder's {@link Privacy}: as keyed
+ * hashes when it hashes, so the records (and the {@link Transaction} that {@link #commit} returns)
+ * hold no plaintext.
  */
 public final class SessionRecorder {
   private final String historyId;
   private final String sessionId;
   private final TransactionSink sink;
   private final LongSupplier clockMicros;
+  private final Privacy privacy;
 
   private long nextSeq;
   private boolean open;
   private long beginMicros;
   private final List<Operation> ops = new ArrayList<>();
 
-  SessionRecorder(String historyId, String sessionId, TransactionSink sink, LongSupplier clockMicros) {
+  SessionRecorder(
+      String historyId, String sessionId, TransactionSink sink, LongSupplier clockMicros, Privacy privacy) {
     this.historyId = historyId;
     this.sessionId = sessionId;
     this.sink = sink;
     this.clockMicros = clockMicros;
+    this.privacy = privacy;
   }
 
   synchronized void begin() {
@@ -97,6 +103,24 @@ public final class SessionRecorder {
     return end(TxnStatus.ABORTED);
   }
 
+  /**
+   * Records that the transaction's outcome is not known (the commit request failed without saying
+   * whether it took effect, or the connection was closed with the transaction open), and delivers
+   * it. The checker treats its writes as possibly committed.
+   *
+   * @return the record delivered to the sink
+   * @throws IllegalStateException if no transaction is open
+   * @throws RuntimeException whatever the sink threw; the transaction is ended all the same
+   */
+  public synchronized Transaction unknown() {
+    return end(TxnStatus.UNKNOWN);
+  }
+
+  /** @return whether a transaction is open (begun and not yet ended) */
+  public synchronized boolean inTransaction() {
+    return open;
+  }
+
   /** @return the session's id */
   public String sessionId() {
     return sessionId;
@@ -104,7 +128,7 @@ public final class SessionRecorder {
 
   private void add(OpKind kind, String key, Long value) {
     requireOpen();
-    ops.add(new Operation(kind, key, value));
+    ops.add(new Operation(kind, privacy.key(key), value == null ? null : privacy.value(value)));
   }
 
   private Transaction end(TxnStatus status) {

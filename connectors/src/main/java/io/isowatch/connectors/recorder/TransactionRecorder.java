@@ -1,5 +1,6 @@
 package io.isowatch.connectors.recorder;
 
+import io.isowatch.connectors.privacy.Privacy;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -19,16 +20,42 @@ public final class TransactionRecorder {
   private final String historyId;
   private final TransactionSink sink;
   private final LongSupplier clockMicros;
+  private final Privacy privacy;
   private final ConcurrentMap<String, SessionRecorder> sessions = new ConcurrentHashMap<>();
+
+  /**
+   * A recorder stamping transactions with the system clock and keeping keys and values in
+   * plaintext ({@link Privacy#plaintext}): for sinks that stay inside the application (a history
+   * file, a test). A recorder that publishes should be given {@link Privacy#hashed}.
+   *
+   * @param historyId the monitored database, e.g. {@code orders-db}
+   * @param sink where ended transactions go
+   */
+  public TransactionRecorder(String historyId, TransactionSink sink) {
+    this(historyId, sink, TransactionRecorder::systemMicros, Privacy.plaintext());
+  }
 
   /**
    * A recorder stamping transactions with the system clock.
    *
    * @param historyId the monitored database, e.g. {@code orders-db}
    * @param sink where ended transactions go
+   * @param privacy how keys and values are recorded, e.g. {@code Privacy.hashed(secret)}
    */
-  public TransactionRecorder(String historyId, TransactionSink sink) {
-    this(historyId, sink, TransactionRecorder::systemMicros);
+  public TransactionRecorder(String historyId, TransactionSink sink, Privacy privacy) {
+    this(historyId, sink, TransactionRecorder::systemMicros, privacy);
+  }
+
+  /**
+   * A recorder keeping keys and values in plaintext ({@link Privacy#plaintext}).
+   *
+   * @param historyId the monitored database, e.g. {@code orders-db}
+   * @param sink where ended transactions go
+   * @param clockMicros the time now, in microseconds since the epoch (UTC); called from the
+   *     application's threads, so it must be thread-safe
+   */
+  public TransactionRecorder(String historyId, TransactionSink sink, LongSupplier clockMicros) {
+    this(historyId, sink, clockMicros, Privacy.plaintext());
   }
 
   /**
@@ -36,11 +63,13 @@ public final class TransactionRecorder {
    * @param sink where ended transactions go
    * @param clockMicros the time now, in microseconds since the epoch (UTC); called from the
    *     application's threads, so it must be thread-safe
+   * @param privacy how keys and values are recorded
    */
-  public TransactionRecorder(String historyId, TransactionSink sink, LongSupplier clockMicros) {
+  public TransactionRecorder(String historyId, TransactionSink sink, LongSupplier clockMicros, Privacy privacy) {
     this.historyId = historyId;
     this.sink = sink;
     this.clockMicros = clockMicros;
+    this.privacy = privacy;
   }
 
   /**
@@ -52,9 +81,26 @@ public final class TransactionRecorder {
    */
   public SessionRecorder begin(String sessionId) {
     SessionRecorder session = sessions.computeIfAbsent(
-        sessionId, id -> new SessionRecorder(historyId, id, sink, clockMicros));
+        sessionId, id -> new SessionRecorder(historyId, id, sink, clockMicros, privacy));
     session.begin();
     return session;
+  }
+
+  /**
+   * Forgets a session that has ended for good (its connection was closed), so that a long-running
+   * application holds no state for its past sessions. The session id must not be used again: its
+   * numbering would restart at 0 and repeat transaction ids.
+   *
+   * @param sessionId the session; nothing happens if it is unknown
+   * @throws IllegalStateException if the session has a transaction open (the session is kept)
+   */
+  public void forget(String sessionId) {
+    sessions.computeIfPresent(sessionId, (id, s) -> {
+      if (s.inTransaction()) {
+        throw new IllegalStateException("session " + id + " has a transaction open; end it before forgetting the session");
+      }
+      return null;
+    });
   }
 
   /** @return the system clock's time now in microseconds since the epoch */

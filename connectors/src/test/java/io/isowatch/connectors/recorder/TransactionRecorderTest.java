@@ -3,6 +3,7 @@ package io.isowatch.connectors.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.isowatch.connectors.privacy.Privacy;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
@@ -131,6 +132,42 @@ class TransactionRecorderTest {
     assertThat(recorder.begin("a")).isSameAs(s);
     assertThatThrownBy(s::abort).isInstanceOf(IllegalStateException.class).hasMessage("broker unreachable");
     assertThat(calls.get()).isEqualTo(2);
+  }
+
+  @Test
+  void aHashingRecorderRecordsOnlyKeyedHashes() {
+    CollectingSink sink = new CollectingSink();
+    TransactionRecorder recorder = new TransactionRecorder(
+        "db", sink, () -> T0, Privacy.hashed("Jefe".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    SessionRecorder s = recorder.begin("a");
+    s.readInitial("accounts/42");
+    s.write("accounts/42", 42);
+    s.commit();
+
+    // values from KeyedHashTest (OpenSSL): HMAC-SHA-256("Jefe", ...) truncated to 64 bits
+    assertThat(sink.received().get(0).getOps()).containsExactly(
+        new Operation(OpKind.READ, "0b1bd5a80f4851dc", null),
+        new Operation(OpKind.WRITE, "0b1bd5a80f4851dc", 0x7f891fe7aa7140a6L));
+  }
+
+  @Test
+  void anUnknownOutcomeIsRecordedAndAForgottenSessionStartsAfresh() {
+    CollectingSink sink = new CollectingSink();
+    TransactionRecorder recorder = new TransactionRecorder("db", sink, () -> T0);
+    SessionRecorder s = recorder.begin("a");
+    s.write("x", 1);
+    assertThatThrownBy(() -> recorder.forget("a"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("session a has a transaction open; end it before forgetting the session");
+    Transaction unknown = s.unknown();
+    recorder.forget("a");
+    recorder.forget("never-seen");
+
+    assertThat(unknown).isEqualTo(new Transaction("db", "a", "db/a/0", 0L, TxnStatus.UNKNOWN,
+        List.of(new Operation(OpKind.WRITE, "x", 1L)), Instant.parse("2026-01-01T00:00:00Z"),
+        Instant.parse("2026-01-01T00:00:00Z"), null));
+    assertThat(s.inTransaction()).isFalse();
+    assertThat(recorder.begin("a")).isNotSameAs(s);
   }
 
   @Test

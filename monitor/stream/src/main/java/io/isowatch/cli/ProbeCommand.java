@@ -13,13 +13,16 @@ import io.isowatch.connectors.probe.ProbeResult;
 import io.isowatch.connectors.probe.ProbeWorkload;
 import io.isowatch.connectors.probe.Scenario;
 import io.isowatch.connectors.recorder.TransactionSink;
+import io.isowatch.stream.app.MonitorApp;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -125,6 +128,11 @@ final class ProbeCommand implements Callable<Integer> {
       description = "Topic for --bootstrap-servers. Default: ${DEFAULT-VALUE}.")
   private String topic;
 
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Kafka client settings for --bootstrap-servers (Java properties): security.*,"
+          + " sasl.*, ssl.*, e.g. security.protocol=SASL_SSL.")
+  private Path kafkaConfig;
+
   @Option(names = "--history-id", paramLabel = "ID", defaultValue = "probe",
       description = "The history the records belong to (one per monitored database). Default: ${DEFAULT-VALUE}.")
   private String historyId;
@@ -159,11 +167,18 @@ final class ProbeCommand implements Callable<Integer> {
       err.println("isowatch probe: " + e.getMessage());
       return ExitCode.BAD_INPUT;
     }
+    Map<String, Object> settings;
+    try {
+      settings = kafkaSettings();
+    } catch (IOException e) {
+      err.println("isowatch probe: cannot read --config " + kafkaConfig + ": " + e.getMessage());
+      return ExitCode.BAD_INPUT;
+    }
     HistoryCollector collector = out == null ? null : new HistoryCollector();
     KafkaTransactionSink kafka = null;
     try {
       if (bootstrapServers != null) {
-        kafka = new KafkaTransactionSink(bootstrapServers, topic, Map.of());
+        kafka = new KafkaTransactionSink(bootstrapServers, topic, settings);
       }
       TransactionSink sink = both(collector, kafka);
       ProbeResult r = new Probe(config, dialect, sink).run();
@@ -207,6 +222,20 @@ final class ProbeCommand implements Callable<Integer> {
         }
       }
     }
+  }
+
+  /**
+   * @return the security settings of {@code --config} (as {@code isowatch replay} takes them), or
+   *     none
+   * @throws IOException if the file cannot be read
+   */
+  private Map<String, Object> kafkaSettings() throws IOException {
+    Map<String, Object> settings = new HashMap<>();
+    if (kafkaConfig != null) {
+      Properties p = MonitorRunner.clientProperties(MonitorApp.readConfigFile(kafkaConfig), bootstrapServers);
+      p.stringPropertyNames().forEach(name -> settings.put(name, p.getProperty(name)));
+    }
+    return settings;
   }
 
   private static TransactionSink both(TransactionSink a, TransactionSink b) {

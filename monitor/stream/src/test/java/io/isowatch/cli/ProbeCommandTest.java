@@ -59,12 +59,20 @@ class ProbeCommandTest {
   }
 
   @Test
+  void unreadableKafkaConfigExitsTwoNamingTheFile() {
+    CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "--isolation",
+        "serializable", "--bootstrap-servers", "127.0.0.1:1", "--config", "/nonexistent/kafka.properties");
+    assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(r.err()).startsWith("isowatch probe: cannot read --config /nonexistent/kafka.properties: ");
+  }
+
+  @Test
   void helpListsEveryOption() {
     CliRun r = CliRun.of("probe", "--help");
     assertThat(r.exitCode()).isEqualTo(ExitCode.CONSISTENT);
     for (String option : new String[] {"--jdbc-url", "--user", "--password", "--isolation", "--workload",
         "--scenario", "--sessions", "--keys", "--duration", "--transactions", "--bootstrap-servers",
-        "--topic", "--history-id", "--out", "--run-tag", "--seed"}) {
+        "--topic", "--config", "--history-id", "--out", "--run-tag", "--seed"}) {
       assertThat(r.out()).contains(option);
     }
   }

@@ -79,6 +79,34 @@ public final class SerialRegisterHistories {
   }
 
   /**
+   * Receives generated transactions one at a time, each as {@code begin}, its {@value #OPS_PER_TXN}
+   * operations in program order, then {@code commit}.
+   */
+  public interface Sink {
+    /**
+     * @param session the session, in {@code [0, SESSIONS)}
+     * @param label the transaction's number, 0 for the first
+     */
+    void begin(int session, long label);
+
+    /**
+     * @param key the key, in {@code [0, keys)}
+     * @param value the value read: a value some transaction wrote to {@code key}, or {@link
+     *     History#NIL} for the initial value
+     */
+    void read(int key, long value);
+
+    /**
+     * @param key the key, in {@code [0, keys)}
+     * @param value the value written, unique per key
+     */
+    void write(int key, long value);
+
+    /** Ends the transaction, committed. */
+    void commit();
+  }
+
+  /**
    * Generates a history.
    *
    * @param shape its shape
@@ -88,9 +116,42 @@ public final class SerialRegisterHistories {
    *     shape.transactions()} operations, {@value #SESSIONS} sessions and {@code shape.keys()} keys
    */
   public static History generate(Shape shape, long seed) {
+    History h = interned(shape.keys(), SESSIONS);
+    generate(shape, seed, new Sink() {
+      @Override
+      public void begin(int session, long label) {
+        h.beginTxn(session, label);
+      }
+
+      @Override
+      public void read(int key, long value) {
+        h.read(key, value);
+      }
+
+      @Override
+      public void write(int key, long value) {
+        h.write(key, value);
+      }
+
+      @Override
+      public void commit() {
+        h.end(TxnStatus.COMMITTED);
+      }
+    });
+    return h;
+  }
+
+  /**
+   * Generates the same transactions as {@link #generate(Shape, long)} into a sink, holding only
+   * O(keys) memory: for histories too large to keep, such as the soak benchmark's 10^7 transactions.
+   *
+   * @param shape its shape
+   * @param seed the random seed
+   * @param sink receives the transactions in order
+   */
+  public static void generate(Shape shape, long seed, Sink sink) {
     SplittableRandom rnd = new SplittableRandom(seed);
     int keys = shape.keys();
-    History h = interned(keys, SESSIONS);
     long[] committed = new long[keys];
     java.util.Arrays.fill(committed, History.NIL);
     long[] writeCount = new long[keys];
@@ -98,16 +159,16 @@ public final class SerialRegisterHistories {
     long[] ownValue = new long[OPS_PER_TXN];
     double exponent = shape.skew();
     for (int t = 0; t < shape.transactions(); t++) {
-      h.beginTxn(rnd.nextInt(SESSIONS), t);
+      sink.begin(rnd.nextInt(SESSIONS), t);
       int owned = 0;
       for (int i = 0; i < OPS_PER_TXN; i++) {
         int key = pickKey(rnd, keys, exponent);
         int own = indexOf(ownKey, owned, key);
         if (rnd.nextDouble() < shape.readFraction()) {
-          h.read(key, own >= 0 ? ownValue[own] : committed[key]);
+          sink.read(key, own >= 0 ? ownValue[own] : committed[key]);
         } else {
           long value = ++writeCount[key];
-          h.write(key, value);
+          sink.write(key, value);
           if (own < 0) {
             own = owned++;
             ownKey[own] = key;
@@ -115,12 +176,11 @@ public final class SerialRegisterHistories {
           ownValue[own] = value;
         }
       }
-      h.end(TxnStatus.COMMITTED);
+      sink.commit();
       for (int i = 0; i < owned; i++) {
         committed[ownKey[i]] = ownValue[i];
       }
     }
-    return h;
   }
 
   private static int pickKey(SplittableRandom rnd, int keys, double exponent) {

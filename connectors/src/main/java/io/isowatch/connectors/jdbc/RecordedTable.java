@@ -1,0 +1,67 @@
+package io.isowatch.connectors.jdbc;
+
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * A table whose rows the {@link RecordingDataSource} records: each row is one key of the history,
+ * named {@code table/keyValue}, and its version is the value of {@code versionColumn}.
+ *
+ * <p>The key column must be unique (a primary key); the version column must be a nullable {@code
+ * BIGINT} that only the wrapper writes: on every recorded {@code UPDATE} and {@code INSERT} it is set
+ * to the writing transaction's token, unique per transaction, so that a later read of the row names
+ * its writer ({@code wr}) without the application writing unique values. Names are plain SQL
+ * identifiers, compared case-insensitively (unquoted identifiers; PostgreSQL folds them to lower
+ * case, MariaDB compares table names as the file system does).
+ *
+ * @param table the table's name, without schema, e.g. {@code accounts}
+ * @param keyColumn the unique key column, e.g. {@code id}
+ * @param versionColumn the version column the wrapper keeps, e.g. {@code isowatch_version}
+ */
+public record RecordedTable(String table, String keyColumn, String versionColumn) {
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
+
+  /**
+   * @throws IllegalArgumentException if a name is not a plain identifier, or the key and version
+   *     columns are the same
+   */
+  public RecordedTable {
+    for (String name : new String[] {table, keyColumn, versionColumn}) {
+      if (name == null || !IDENTIFIER.matcher(name).matches()) {
+        throw new IllegalArgumentException("not a plain SQL identifier: '" + name + "' (table " + table + ")");
+      }
+    }
+    if (keyColumn.equalsIgnoreCase(versionColumn)) {
+      throw new IllegalArgumentException("table " + table + ": key and version columns are both " + keyColumn);
+    }
+  }
+
+  /**
+   * The text of a key value, the same for every Java type a driver or the application may use for
+   * one number: numbers in plain decimal notation without trailing zeros ({@code 42}, never {@code
+   * 42.0} or {@code 4.2E1}); anything else by {@code toString()}.
+   *
+   * @param value a key value bound to a parameter or written as a literal, not null
+   * @return its text
+   */
+  static String keyText(Object value) {
+    if (value instanceof Number n) {
+      try {
+        BigDecimal d = n instanceof BigDecimal b ? b : new BigDecimal(n.toString());
+        return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
+      } catch (NumberFormatException e) {
+        return n.toString();
+      }
+    }
+    return value.toString();
+  }
+
+  /**
+   * @param keyText the key's value as text, e.g. {@code 42}
+   * @return the history's key for that row, {@code table/keyText} with the table in lower case
+   */
+  public String historyKey(String keyText) {
+    return table.toLowerCase(Locale.ROOT) + "/" + keyText;
+  }
+}

@@ -1,0 +1,41 @@
+package io.isowatch.connectors.jdbc;
+
+import io.isowatch.connectors.testdb.MariaDbServer;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.mariadb.jdbc.MariaDbDataSource;
+
+/**
+ * The recording data source over a real MariaDB server ({@link MariaDbServer}, {@code
+ * innodb_snapshot_isolation=ON}). Its SERIALIZABLE takes shared locks for plain SELECTs, so the two
+ * UPDATEs of the write skew deadlock and InnoDB rolls one back (SQLSTATE 40001, error 1213).
+ */
+@Timeout(120)
+class MariaDbRecordingTest extends RecordingDataSourceContract {
+  private static MariaDbServer server;
+
+  @BeforeAll
+  static void start() {
+    server = MariaDbServer.start(true);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Override
+  DataSource realDataSource() throws SQLException {
+    return new MariaDbDataSource(server.jdbcUrl());
+  }
+
+  @Override
+  String serializationFailure() {
+    return "40001";
+  }
+}

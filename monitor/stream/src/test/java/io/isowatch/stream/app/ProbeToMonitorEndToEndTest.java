@@ -1,0 +1,176 @@
+package io.isowatch.stream.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.isowatch.checker.Checkers;
+import io.isowatch.checker.format.HistoryFiles;
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Edge;
+import io.isowatch.cli.IsowatchCli;
+import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.schemas.EdgeType;
+import io.isowatch.schemas.OpKind;
+import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.WitnessEdge;
+import io.isowatch.schemas.WitnessTransaction;
+import io.isowatch.stream.kafka.KafkaBroker;
+import io.isowatch.stream.kafka.Topics;
+import io.isowatch.stream.topology.MonitorConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 6's end-to-end run, every part real: {@code isowatch probe} runs the write-skew scenario
+ * against a private PostgreSQL server at REPEATABLE READ (snapshot isolation) and publishes its
+ * transactions to a real broker ({@link KafkaBroker}); {@code isowatch monitor}, in its own JVM,
+ * expects serializable and publishes to the violations topic every G2-item violation that {@code
+ * isowatch check --level serializable} finds offline in the history file the same probe run wrote,
+ * and nothing else: each published witness is a cycle of {@code rw} edges, each edge explained and
+ * re-verified from the witness's own operations.
+ */
+@ExtendWith(KafkaBroker.class)
+@Timeout(240)
+class ProbeToMonitorEndToEndTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(120);
+  private static PostgresServer postgres;
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void startPostgres() {
+    postgres = PostgresServer.start();
+  }
+
+  @AfterAll
+  static void stopPostgres() {
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
+
+  @Test
+  void writeSkewAtRepeatableReadReachesTheViolationsTopicAsG2Item() throws Exception {
+    MonitorConfig config = MonitorConfig.defaults()
+        .withTopics("e2e.events", "e2e.violations", "e2e.dlq")
+        .withExpectedLevel(Level.SERIALIZABLE);
+    Topics.create(KafkaBroker.broker().admin(), Topics.of(config), Optional.of(2), Optional.of((short) 1),
+        Optional.empty());
+    Path configFile = tmp.resolve("monitor.properties");
+    Files.writeString(configFile, "");
+    MonitorProcess monitor = MonitorProcess.start(tmp.resolve("monitor.log"), "e2e-app", config,
+        tmp.resolve("state"), configFile);
+    try {
+      Path historyFile = tmp.resolve("probe.jsonl");
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int exit = IsowatchCli.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(
+          "probe", "--jdbc-url", postgres.jdbcUrl(), "--isolation", "repeatable-read",
+          "--scenario", "write-skew", "--sessions", "4", "--keys", "4", "--transactions", "300",
+          "--seed", "7", "--run-tag", "e2e", "--history-id", "pg-e2e",
+          "--bootstrap-servers", KafkaBroker.bootstrapServers(), "--topic", config.eventsTopic(),
+          "--out", historyFile.toString());
+      assertThat(exit).as(out + "\n" + err).isZero();
+
+      Set<String> expected = offlineSerializable(HistoryFiles.read(historyFile, null, bytes -> { }), "pg-e2e");
+      assertThat(expected).as("the offline checker on the probe's history").isNotEmpty()
+          .allMatch(d -> d.startsWith("pg-e2e G2-item "));
+
+      await().atMost(PATIENCE).until(() -> violations(config).size() >= expected.size());
+      int[] last = {-1};
+      await().during(Duration.ofSeconds(5)).atMost(PATIENCE).until(() -> {
+        int n = violations(config).size();
+        boolean same = n == last[0];
+        last[0] = n;
+        return same;
+      });
+      List<Violation> got = violations(config);
+      String shown = got.stream().map(v -> v.getViolationId() + " " + ExactOutput.describe(v))
+          .collect(Collectors.joining("\n"));
+      assertThat(got.stream().map(Violation::getViolationId).toList()).as(shown).doesNotHaveDuplicates();
+      Set<String> published = got.stream().map(ExactOutput::describe)
+          .collect(Collectors.toCollection(TreeSet::new));
+      // Every violation the offline checker reports is published. The offline checker reports one
+      // cycle per class and strongly connected component, the monitor one per cycle that a new
+      // transaction closes, so it may publish more; each of those is re-verified below.
+      assertThat(published).as(shown).containsAll(expected);
+      for (Violation v : got) {
+        assertThat(v.getHistoryId()).isEqualTo("pg-e2e");
+        assertThat(v.getAnomaly()).isEqualTo("G2-item");
+        assertIsAnRwCycle(v);
+      }
+    } finally {
+      monitor.kill();
+    }
+  }
+
+  /**
+   * Re-verifies a witness from its own transactions by the definition of {@code rw} on list-append
+   * histories (Adya 1999 §3; versions from reads as in Elle): for each edge {@code A -rw(k)-> B}, A
+   * read key k as a list L and B, committed, appended to k an element not in L, so B's version
+   * follows the one A read. The edges must close a cycle.
+   */
+  private static void assertIsAnRwCycle(Violation v) {
+    List<WitnessEdge> edges = v.getWitness().getEdges();
+    Map<String, WitnessTransaction> byId = v.getWitness().getTransactions().stream()
+        .collect(Collectors.toMap(WitnessTransaction::getTxnId, t -> t, (a, b) -> a));
+    assertThat(edges).as(v.toString()).hasSizeGreaterThanOrEqualTo(2);
+    for (int i = 0; i < edges.size(); i++) {
+      WitnessEdge e = edges.get(i);
+      assertThat(e.getToTxnId()).as("cycle").isEqualTo(edges.get((i + 1) % edges.size()).getFromTxnId());
+      assertThat(e.getType()).isEqualTo(EdgeType.RW);
+      assertThat(e.getExplanation()).contains(e.getKey());
+      WitnessTransaction reader = byId.get(e.getFromTxnId());
+      WitnessTransaction writer = byId.get(e.getToTxnId());
+      assertThat(writer.getStatus()).isEqualTo(TxnStatus.COMMITTED);
+      List<?> observed = reader.getOps().stream()
+          .filter(op -> op.getKind() == OpKind.READ && op.getKey().equals(e.getKey()))
+          .map(op -> (List<?>) op.getValue()).findFirst().orElseThrow();
+      List<Object> appended = writer.getOps().stream()
+          .filter(op -> op.getKind() == OpKind.APPEND && op.getKey().equals(e.getKey()))
+          .map(op -> op.getValue()).toList();
+      assertThat(appended).as(e + " read " + observed).isNotEmpty().noneMatch(observed::contains);
+    }
+  }
+
+  /**
+   * @return the serializable violations of {@code h}, described as {@link
+   *     ExactOutput#describe}, with each transaction named as the probe's recorder names it
+   *     on the topic: {@code historyId/sessionId/txnSeq}, {@code txnSeq} its position in its session
+   */
+  private static Set<String> offlineSerializable(History h, String historyId) {
+    Set<String> out = new TreeSet<>();
+    for (io.isowatch.checker.witness.Violation v : Checkers.adya(Level.SERIALIZABLE, true).check(h).violations()) {
+      List<String> txns = v.witness().edges().stream().map(Edge::from)
+          .map(t -> historyId + "/" + h.sessionName(h.sessionOf(t)) + "/" + h.sessionIndex(t))
+          .sorted().distinct().toList();
+      out.add(historyId + " " + v.anomaly().id() + " " + txns);
+    }
+    return out;
+  }
+
+  private static List<Violation> violations(MonitorConfig config) {
+    Properties clients = new Properties();
+    clients.setProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, KafkaBroker.bootstrapServers());
+    return ExactOutput.violations(clients, config.violationsTopic());
+  }
+}
