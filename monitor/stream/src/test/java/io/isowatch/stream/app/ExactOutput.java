@@ -35,6 +35,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -170,21 +171,21 @@ final class ExactOutput {
 
   /**
    * Publishes events with the project's {@link Replayer} and checks that all were acknowledged.
-   * First waits until every partition of the topic has a leader: a fresh idempotent producer whose
-   * first batch meets a partition without a leader yet (a topic just created, a broker just
-   * restarted) was seen to get {@code OUT_OF_ORDER_SEQUENCE_NUMBER} for every later batch until its
-   * delivery timeout (Kafka 4.3.1 clients and test kit).
+   * The producer sends one request at a time per broker ({@code
+   * max.in.flight.requests.per.connection=1}): with more, a fresh idempotent producer whose first
+   * batch met a partition that was not yet led (a topic just created, a broker just restarted) was
+   * seen to get {@code OUT_OF_ORDER_SEQUENCE_NUMBER} for every later batch until its delivery
+   * timeout (Kafka 4.3.1 clients and broker), even after the admin client showed a leader.
    *
    * @param clients client settings (bootstrap servers, security)
    * @param topic the events topic
    * @param events what to publish
    */
   static void publish(Properties clients, String topic, List<HistoryRecords.Keyed> events) {
-    try (Admin admin = Admin.create(clients)) {
-      await().atMost(PATIENCE).ignoreExceptions().until(() -> admin.describeTopics(List.of(topic)).allTopicNames()
-          .get().get(topic).partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
-    }
-    try (Replayer replayer = new Replayer(clients, topic)) {
+    Properties producer = new Properties();
+    producer.putAll(clients);
+    producer.setProperty(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+    try (Replayer replayer = new Replayer(producer, topic)) {
       assertThat(replayer.publish(events)).isEqualTo(events.size());
     }
   }

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the violations of an uninterrupted run, same ids, each once; and every restarted instance restored
  * its state stores from their changelogs ({@code isowatch_state_restored_records_total} above 0).
  *
- * <p>Longer runs: {@code -Disowatch.faults.kills=20 -Disowatch.faults.transactions=3000
+ * <p>Longer runs: {@code -Disowatch.faults.kills=20 -Disowatch.faults.transactions=1000
  * -Disowatch.faults.seed=7} (see docs/reliability.md).
  */
 @ExtendWith(KafkaBroker.class)
