@@ -49,7 +49,8 @@ public final class Samples {
                 "T2 read the initial y, which T1 overwrites.")));
     return new Violation(
         "db", "9f2c4e1a77d0b3e5", T0.plusSeconds(2), Level.READ_ATOMIC, "non-repeatable-read",
-        witness, new Window(T0, T0.plusSeconds(1), 2L));
+        witness, new Window(T0, T0.plusSeconds(1), 2L),
+        "T2 read x twice with different results: x = 1 from T1, then x = init from T_init");
   }
 
   public static DeadLetter deadLetter() {

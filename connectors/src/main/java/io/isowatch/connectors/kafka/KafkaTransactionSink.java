@@ -5,6 +5,7 @@ import io.isowatch.connectors.recorder.PublishMetrics.DropReason;
 import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
+import java.io.Flushable;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -41,7 +42,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * io.isowatch.connectors.recorder.BufferedSink} in front keeps that wait off the application's
  * threads. {@link #close} flushes every record sent.
  */
-public final class KafkaTransactionSink implements TransactionSink, AutoCloseable {
+public final class KafkaTransactionSink implements TransactionSink, Flushable, AutoCloseable {
   /** The topic the monitor reads by default (ARCHITECTURE.md, "Data flow"). */
   public static final String DEFAULT_TOPIC = "isowatch.events";
 
@@ -121,6 +122,19 @@ public final class KafkaTransactionSink implements TransactionSink, AutoCloseabl
 
   private ProducerRecord<String, byte[]> record(Transaction txn) {
     return new ProducerRecord<>(topic, txn.getHistoryId() + "/" + txn.getSessionId(), RecordCodec.encode(txn));
+  }
+
+  /**
+   * Waits until every record sent so far is acknowledged by the broker or has failed (the outbox
+   * relay calls it before storing offsets; use the mode without metrics there, so that a failure
+   * stops the relay instead of being counted as a drop).
+   *
+   * @throws IllegalStateException without metrics only: if a send failed
+   */
+  @Override
+  public void flush() {
+    producer.flush();
+    throwIfFailed();
   }
 
   /**

@@ -307,20 +307,12 @@ public final class Probe {
     }
 
     private List<Long> parseList(String key, String text) throws ProbeException {
-      List<Long> out = new ArrayList<>();
-      String elements = text.startsWith(",") ? text.substring(1) : text;
-      if (elements.isEmpty()) {
-        return out;
+      try {
+        return ListValues.parse(text);
+      } catch (NumberFormatException e) {
+        throw new ProbeException("key " + key + " in " + Dialect.LIST_TABLE + " holds '" + text
+            + "', not comma-separated numbers: something other than the probe writes that row", e);
       }
-      for (String part : elements.split(",", -1)) {
-        try {
-          out.add(Long.parseLong(part));
-        } catch (NumberFormatException e) {
-          throw new ProbeException("key " + key + " in " + Dialect.LIST_TABLE + " holds '" + text
-              + "', not comma-separated numbers: something other than the probe writes that row", e);
-        }
-      }
-      return out;
     }
 
     private void deliver(Instant begin, List<Operation> ops, TxnStatus status) {

@@ -49,6 +49,7 @@ import picocli.CommandLine.TypeConversionException;
       "  isowatch check --format plume --level read-committed --json h.txt > out.json",
       "  isowatch check --all ../shared/histories/real/antidote.plume.txt",
       "  isowatch check --level all ../shared/histories/real/elle-paper-example.edn",
+      "  isowatch check --report report.html --dot report.dot h.edn",
       "",
       "Exit codes: 0 consistent at every level, 1 violation found,",
       "            2 bad input or usage, 3 internal error,",
@@ -79,6 +80,16 @@ final class CheckCommand implements Callable<Integer> {
           + " per level).")
   private boolean all;
 
+  @Option(names = "--report", paramLabel = "FILE",
+      description = "Also write the witnesses as a self-contained HTML page: each a picture"
+          + " (transactions as boxes, edges as labelled arrows, the cycle highlighted) beside its"
+          + " sentences; the violations the text shows (--all for every one).")
+  private Path htmlReport;
+
+  @Option(names = "--dot", paramLabel = "FILE",
+      description = "Also write the same witnesses as one Graphviz DOT graph (dot -Tsvg FILE).")
+  private Path dot;
+
   @Option(names = {"-q", "--quiet"}, description = "No progress bar on standard error.")
   private boolean quiet;
 
@@ -92,7 +103,7 @@ final class CheckCommand implements Callable<Integer> {
     List<Level> asked = levels == null ? CheckRequest.DEFAULT_LEVELS
         : ladder ? CheckPlan.LADDER : levels;
     CheckRequest request = new CheckRequest(file, format, asked, json, all,
-        IsowatchCli.progressAllowed(quiet), !noSessionOrder, ladder);
+        IsowatchCli.progressAllowed(quiet), !noSessionOrder, ladder, htmlReport, dot);
     return new CheckRunner(spec.commandLine().getOut(), spec.commandLine().getErr()).run(request);
   }
 

@@ -17,10 +17,13 @@ import java.util.List;
  * @param progress whether progress bars may be drawn on standard error
  * @param sessionOrder whether Adya's dependency graph includes session order ({@code so})
  * @param ladder whether {@code --level all} asked for the whole ladder
+ * @param htmlReport where {@code --report} writes the HTML page of the witnesses, {@code null} for
+ *     none
+ * @param dot where {@code --dot} writes their Graphviz graph, {@code null} for none
  */
 public record CheckRequest(
     Path file, HistoryFormat formatOrNull, List<Level> levels, boolean json, boolean all,
-    boolean progress, boolean sessionOrder, boolean ladder) {
+    boolean progress, boolean sessionOrder, boolean ladder, Path htmlReport, Path dot) {
   /** The levels checked when {@code --level} is not given. */
   public static final List<Level> DEFAULT_LEVELS =
       List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL);

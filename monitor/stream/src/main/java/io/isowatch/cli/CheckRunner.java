@@ -8,6 +8,7 @@ import io.isowatch.checker.witness.CheckResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +22,9 @@ import java.util.stream.Stream;
  *
  * <p>Bad input is reported on the error stream as one line naming the file, the line or byte
  * offset and the problem, with exit code {@link ExitCode#BAD_INPUT}; nothing is printed on the
- * output stream then.
+ * output stream then. With {@code --report} and {@code --dot} it also writes the witnesses' HTML
+ * page and DOT graph ({@link PictureFiles}); a file it cannot write is reported the same way, after
+ * the report.
  */
 public final class CheckRunner {
   private final PrintWriter out;
@@ -59,12 +62,23 @@ public final class CheckRunner {
     List<CheckPlan.Check> checks = CheckPlan.checks(request.levels(), request.sessionOrder(), history);
     CheckReport report = new CheckReport(file, format, history, loadMillis,
         check(history, checks, request.progress()), request.ladder());
+    int limit = request.all() ? Integer.MAX_VALUE : TextReport.DEFAULT_LIMIT;
     if (request.json()) {
       JsonReport.write(report, out);
     } else {
-      new TextReport(report, request.all() ? Integer.MAX_VALUE : TextReport.DEFAULT_LIMIT).write(out);
+      new TextReport(report, limit).write(out);
     }
     out.flush();
+    try {
+      if (request.htmlReport() != null) {
+        Files.writeString(request.htmlReport(), PictureFiles.html(report, limit), StandardCharsets.UTF_8);
+      }
+      if (request.dot() != null) {
+        Files.writeString(request.dot(), PictureFiles.dot(report, limit), StandardCharsets.UTF_8);
+      }
+    } catch (IOException e) {
+      return badInput("cannot write " + e.getMessage());
+    }
     return report.exitCode();
   }
 

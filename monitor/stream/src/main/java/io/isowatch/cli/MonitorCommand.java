@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
           + " violation of the expected level, with its witness, to the violations topic (exactly"
           + " once); records it cannot use go to the dead-letter topic with the reason. Runs until"
           + " SIGTERM or Ctrl-C, then closes cleanly. Metrics for Prometheus are served at"
-          + " http://BIND:PORT/metrics.",
+          + " http://HOST:PORT/metrics, and the recent violations with their witness pictures at"
+          + " http://HOST:PORT/violations (the last 1000 read from the violations topic).",
       ""
     },
     footer = {
@@ -55,12 +56,18 @@ import picocli.CommandLine.Spec;
       "  sasl.jaas.config=... (the JAAS line of the SCRAM login module)",
       "  ssl.truststore.location=/etc/isowatch/truststore.jks",
       "  num.stream.threads=4",
+      "  isowatch.metrics.token=... (the endpoint's bearer token; not passed to Kafka)",
       "The metrics are listed in docs/monitoring.md.",
       "",
       "Exit codes: 0 stopped on request, 2 bad usage or setup (missing topics,",
       "            metrics port taken, unreadable config), 3 Kafka Streams failed."
     })
 final class MonitorCommand implements Callable<Integer> {
+  /** The environment variable that may hold the endpoint's bearer token. */
+  static final String TOKEN_ENV = "ISOWATCH_METRICS_TOKEN";
+  /** The config-file property that may hold the endpoint's bearer token (not passed to Kafka). */
+  static final String TOKEN_PROPERTY = "isowatch.metrics.token";
+
   @Spec private CommandSpec spec;
 
   @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT",
@@ -96,6 +103,13 @@ final class MonitorCommand implements Callable<Integer> {
           + " reported as unresolved (default: 30s).")
   private Duration readGrace;
 
+  @Option(names = "--limit", paramLabel = "NAME=N",
+      description = "An input limit; a record past it goes to the dead-letter topic with a reason;"
+          + " repeatable. Names and defaults: max-ops-per-transaction 100000,"
+          + " max-open-transactions-per-session 10000, max-sessions-per-history 100000 (per partition),"
+          + " max-key-bytes 4096, max-list-length 1000000, max-record-bytes 16777216.")
+  private Map<String, Integer> limits = new LinkedHashMap<>();
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "Kafka Streams and client settings (Java properties), e.g. security.")
   private Path config;
@@ -130,16 +144,24 @@ final class MonitorCommand implements Callable<Integer> {
   private Short replication;
 
   @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "" + MetricsEndpoint.DEFAULT_PORT,
-      description = "Port of the Prometheus endpoint /metrics; 0 picks a free port, -1 serves none"
-          + " (default: ${DEFAULT-VALUE}).")
+      description = "Port of the HTTP endpoint: Prometheus metrics at /metrics, the violations page at"
+          + " /violations; 0 picks a free port, -1 serves none (default: ${DEFAULT-VALUE}).")
   private int metricsPort;
 
-  @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = MetricsEndpoint.DEFAULT_BIND,
-      description = "Address the endpoint listens on; 0.0.0.0 for every interface (default: ${DEFAULT-VALUE}).")
-  private String metricsBind;
+  @Option(names = {"--metrics-host", "--metrics-bind"}, paramLabel = "ADDRESS",
+      defaultValue = MetricsEndpoint.DEFAULT_BIND,
+      description = "Address the endpoint listens on; 0.0.0.0 for every interface (default: ${DEFAULT-VALUE},"
+          + " this machine only).")
+  private String metricsHost;
+
+  @Option(names = "--metrics-token", paramLabel = "TOKEN",
+      description = "A bearer token every request to the endpoint must send (Authorization: Bearer TOKEN),"
+          + " on every path; else 401. Also from the environment variable " + TOKEN_ENV
+          + " or the config file's " + TOKEN_PROPERTY + " (default: none).")
+  private String metricsToken;
 
   @Option(names = "--metrics-token-file", paramLabel = "FILE",
-      description = "A file holding a bearer token that scrapes must send (Authorization: Bearer TOKEN).")
+      description = "A file holding the bearer token, instead of --metrics-token.")
   private Path metricsTokenFile;
 
   @Option(names = "--print-violations", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -160,20 +182,14 @@ final class MonitorCommand implements Callable<Integer> {
     if (stateDir != null) {
       overlay.setProperty(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     }
-    Optional<String> token = Optional.empty();
-    if (metricsTokenFile != null) {
-      try {
-        token = Optional.of(Files.readString(metricsTokenFile, StandardCharsets.UTF_8).strip());
-      } catch (IOException e) {
-        throw new ParameterException(spec.commandLine(), "--metrics-token-file " + metricsTokenFile
-            + ": cannot read (" + e + ")");
-      }
-      if (token.get().isEmpty()) {
-        throw new ParameterException(spec.commandLine(), "--metrics-token-file " + metricsTokenFile + " is empty");
-      }
+    Optional<String> token;
+    try {
+      token = metricsToken(metricsToken, metricsTokenFile, System.getenv(TOKEN_ENV), overlay);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     MonitorRequest request = new MonitorRequest(cfg, bootstrapServers, applicationId, overlay, createTopics,
-        Optional.ofNullable(partitions), Optional.ofNullable(replication), metricsBind, metricsPort, token,
+        Optional.ofNullable(partitions), Optional.ofNullable(replication), metricsHost, metricsPort, token,
         printViolations);
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch finished = new CountDownLatch(1);
@@ -199,6 +215,52 @@ final class MonitorCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The endpoint's bearer token, from the first of: {@code --metrics-token}, {@code
+   * --metrics-token-file} (giving both is an error), the environment variable {@value #TOKEN_ENV},
+   * the config file's {@value #TOKEN_PROPERTY}. The property is removed from {@code config}, which
+   * then holds only Kafka settings. Tokens are stripped of surrounding white space.
+   *
+   * @param option the option's value, or {@code null}
+   * @param file the token file, or {@code null}
+   * @param env the environment variable's value, or {@code null}
+   * @param config the config file's properties; {@value #TOKEN_PROPERTY} is removed
+   * @return the token, empty when none is given
+   * @throws IllegalArgumentException naming the source, when both options are given, the file
+   *     cannot be read, or the token found is empty
+   */
+  static Optional<String> metricsToken(String option, Path file, String env, Properties config) {
+    Object fromConfig = config.remove(TOKEN_PROPERTY);
+    if (option != null && file != null) {
+      throw new IllegalArgumentException("give --metrics-token or --metrics-token-file, not both");
+    }
+    String token;
+    String source;
+    if (option != null) {
+      token = option;
+      source = "--metrics-token";
+    } else if (file != null) {
+      try {
+        token = Files.readString(file, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--metrics-token-file " + file + ": cannot read (" + e + ")");
+      }
+      source = "--metrics-token-file " + file;
+    } else if (env != null) {
+      token = env;
+      source = "environment variable " + TOKEN_ENV;
+    } else if (fromConfig != null) {
+      token = fromConfig.toString();
+      source = "config property " + TOKEN_PROPERTY;
+    } else {
+      return Optional.empty();
+    }
+    if (token.strip().isEmpty()) {
+      throw new IllegalArgumentException(source + " gives an empty token");
+    }
+    return Optional.of(token.strip());
+  }
+
   private MonitorConfig buildConfig() {
     MonitorConfig d = MonitorConfig.defaults();
     Map<String, Level> levels = new LinkedHashMap<>();
@@ -209,8 +271,17 @@ final class MonitorCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--level-for " + history + "=" + name + ": " + e.getMessage());
       }
     });
+    MonitorConfig.Limits bounds = d.limits();
+    for (Map.Entry<String, Integer> e : limits.entrySet()) {
+      try {
+        bounds = bounds.with(e.getKey(), e.getValue());
+      } catch (IllegalArgumentException bad) {
+        throw new ParameterException(spec.commandLine(), "--limit: " + bad.getMessage());
+      }
+    }
     try {
       return d.withTopics(eventsTopic, violationsTopic, dlqTopic)
+          .withLimits(bounds)
           .withExpectedLevel(level)
           .withLevelByHistory(levels)
           .withWindow(windowTransactions == null ? d.windowTransactions() : windowTransactions,

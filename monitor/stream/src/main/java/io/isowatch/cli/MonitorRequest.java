@@ -14,9 +14,9 @@ import java.util.Properties;
  * @param createTopics create missing topics instead of failing
  * @param partitions partitions of created topics, empty for the broker default
  * @param replication replication factor of created topics, empty for the broker default
- * @param metricsBind address of the metrics endpoint
- * @param metricsPort port of the metrics endpoint, 0 for any free port, -1 for no endpoint
- * @param metricsToken bearer token the endpoint requires, if any
+ * @param metricsHost address the HTTP endpoint (metrics and violations page) listens on
+ * @param metricsPort its port, 0 for any free port, -1 for no endpoint
+ * @param metricsToken bearer token the endpoint requires on every path, if any
  * @param printViolations print each violation's headline as it is published
  */
 record MonitorRequest(
@@ -27,7 +27,7 @@ record MonitorRequest(
     boolean createTopics,
     Optional<Integer> partitions,
     Optional<Short> replication,
-    String metricsBind,
+    String metricsHost,
     int metricsPort,
     Optional<String> metricsToken,
     boolean printViolations) {}

@@ -5,11 +5,14 @@ import io.isowatch.stream.app.ViolationFeed;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MetricsEndpoint;
 import io.isowatch.stream.metrics.MonitorMetrics;
+import io.isowatch.stream.web.RecentViolations;
+import io.isowatch.stream.web.ViolationPages;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -21,9 +24,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * Runs {@code isowatch monitor}: checks that the topics exist (or creates them), starts the metrics
- * endpoint and the {@link MonitorApp}, optionally follows the violations topic, and waits until
- * asked to stop or until Kafka Streams fails.
+ * Runs {@code isowatch monitor}: checks that the topics exist (or creates them), starts the HTTP
+ * endpoint (metrics, and the violations page fed by a {@link ViolationFeed} that first re-reads the
+ * last {@value RecentViolations#DEFAULT_CAPACITY} offsets of each partition) and the {@link
+ * MonitorApp}, optionally prints each violation published from now on, and waits until asked to
+ * stop or until Kafka Streams fails.
  *
  * <p>Exit codes ({@link ExitCode}): {@code 0} stopped on request ({@code stop} counted down, e.g. by
  * the SIGTERM/Ctrl-C shutdown hook), {@code 2} a setup problem the user can fix (missing topics,
@@ -90,11 +95,13 @@ final class MonitorRunner {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     MonitorMetrics metrics = new MonitorMetrics(registry);
     MetricsEndpoint endpoint = null;
+    RecentViolations recent = new RecentViolations(RecentViolations.DEFAULT_CAPACITY);
     if (r.metricsPort() >= 0) {
       try {
-        endpoint = MetricsEndpoint.start(registry, r.metricsBind(), r.metricsPort(), r.metricsToken());
+        endpoint = MetricsEndpoint.start(registry, r.metricsHost(), r.metricsPort(), r.metricsToken(),
+            Map.of(ViolationPages.PATH, new ViolationPages(recent, r.config().violationsTopic())));
       } catch (IOException e) {
-        err.println("isowatch monitor: cannot serve metrics on " + r.metricsBind() + ":" + r.metricsPort()
+        err.println("isowatch monitor: cannot serve metrics on " + r.metricsHost() + ":" + r.metricsPort()
             + " (" + e.getMessage() + "); pass another --metrics-port (0 picks a free one) or --metrics-port -1");
         return ExitCode.BAD_INPUT;
       }
@@ -102,6 +109,7 @@ final class MonitorRunner {
     AtomicReference<KafkaStreams.State> failed = new AtomicReference<>();
     AtomicBoolean closing = new AtomicBoolean();
     ViolationFeed feed = null;
+    ViolationFeed pageFeed = null;
     MonitorApp app = MonitorApp.start(r.config(), metrics,
         MonitorApp.properties(r.applicationId(), r.bootstrapServers(), r.overlay()),
         state -> {
@@ -116,9 +124,14 @@ final class MonitorRunner {
     try {
       out.println("monitor: application " + r.applicationId() + " on " + r.bootstrapServers() + ", reading "
           + r.config().eventsTopic() + ", expecting " + r.config().expectedLevel().cliName()
-          + (endpoint == null ? "" : "; metrics at http://" + r.metricsBind() + ":" + endpoint.port()
-              + MetricsEndpoint.PATH));
+          + (endpoint == null ? "" : "; metrics at http://" + r.metricsHost() + ":" + endpoint.port()
+              + MetricsEndpoint.PATH + ", violations at http://" + r.metricsHost() + ":" + endpoint.port()
+              + ViolationPages.PATH));
       out.flush();
+      if (endpoint != null) {
+        pageFeed = new ViolationFeed(clients, r.config().violationsTopic(), (long) recent.capacity(), recent::add,
+            (where, reason) -> err.println("monitor: " + where + " is not a violation: " + reason));
+      }
       if (r.printViolations()) {
         feed = new ViolationFeed(clients, r.config().violationsTopic(), false,
             v -> {
@@ -133,6 +146,9 @@ final class MonitorRunner {
       closing.set(true);
       if (feed != null) {
         feed.close();
+      }
+      if (pageFeed != null) {
+        pageFeed.close();
       }
       app.close(Duration.ofSeconds(30));
       if (endpoint != null) {

@@ -61,8 +61,7 @@ public final class TextReport {
       for (int i = 0; i < shown; i++) {
         Violation v = violations.get(i);
         out.println();
-        out.println(level + ", violation " + (i + 1) + " of " + violations.size() + ": "
-            + v.anomaly().id() + " (weakest level broken: " + v.weakestLevelBroken().cliName() + ")");
+        out.println(violationHeader(level, i, violations.size(), v));
         for (String line : renderer.lines(v)) {
           out.println("  " + line);
         }
@@ -70,12 +69,27 @@ public final class TextReport {
       if (shown < violations.size()) {
         int more = violations.size() - shown;
         out.println();
-        out.println("... " + more + " more " + plural(more, "violation") + " at " + level
-            + " not shown; --all shows them");
+        out.println(notShownLine(more, level));
       }
     }
     out.println();
     out.println(statsLine());
+  }
+
+  /**
+   * @return e.g. {@code read-atomic, violation 1 of 3: non-repeatable-read (weakest level broken:
+   *     read-atomic)}
+   */
+  static String violationHeader(String level, int index, int count, Violation v) {
+    return level + ", violation " + (index + 1) + " of " + count + ": " + v.anomaly().id()
+        + " (weakest level broken: " + v.weakestLevelBroken().cliName() + ")";
+  }
+
+  /**
+   * @return e.g. {@code ... 3 more violations at causal not shown; --all shows them}
+   */
+  static String notShownLine(int more, String level) {
+    return "... " + more + " more " + plural(more, "violation") + " at " + level + " not shown; --all shows them";
   }
 
   /** @return e.g. {@code read-committed: CONSISTENT} or {@code causal: VIOLATED (3 violations)} */

@@ -47,6 +47,39 @@ class CheckCommandTest {
   }
 
   @Test
+  void reportAndDotDrawTheWitnessesTheTextShows() throws IOException {
+    Path html = tmp.resolve("report.html");
+    Path dot = tmp.resolve("report.dot");
+    CliRun run = CliRun.of("check", "--level", "read-committed", "--quiet", "--report", html.toString(),
+        "--dot", dot.toString(), CliRun.sample("read-committed-violation.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.err()).isEmpty();
+    org.jsoup.nodes.Document doc = org.jsoup.Jsoup.parse(Files.readString(html));
+    assertThat(doc.title()).isEqualTo("isowatch check " + CliRun.sample("read-committed-violation.jsonl"));
+    assertThat(doc.select("body > p").eachText()).startsWith("read-committed: VIOLATED (1 violation)");
+    assertThat(doc.select("section.witness h2").eachText()).containsExactly(
+        "read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)");
+    assertThat(doc.select("svg g.edge-label text").eachText()).containsExactly("so", "co x");
+    assertThat(doc.select("ul.txns li").eachText()).containsExactly(
+        "T1 (session writer): w(x)=1", "T2 (session writer): w(x)=2 w(y)=2",
+        "T3 (session reader): r(y)=2 r(x)=2 r(x)=2 r(x)=1");
+    assertThat(doc.select("script")).isEmpty();
+    assertThat(Files.readAllLines(dot)).contains(
+        "    label=\"read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)\";",
+        "    \"1:T1\" -> \"1:T2\" [label=\"so\", tooltip=\"T1 precedes T2 in session writer\", color=\"#546e7a\", penwidth=2.5];");
+  }
+
+  @Test
+  void aReportThatCannotBeWrittenIsExitCodeTwoAfterTheText() {
+    Path html = tmp.resolve("no-such-dir").resolve("report.html");
+    CliRun run = CliRun.of("check", "--level", "read-committed", "--quiet", "--report", html.toString(),
+        CliRun.sample("read-committed-violation.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.firstLines(1)).containsExactly("read-committed: VIOLATED (1 violation)");
+    assertThat(run.err()).isEqualTo("isowatch check: cannot write " + html + "\n");
+  }
+
+  @Test
   void causalOnlyViolation() {
     CliRun run = CliRun.of("check", "--level", "read-committed,read-atomic,causal", "--quiet",
         CliRun.sample("causal-violation.jsonl").toString());
@@ -193,9 +226,10 @@ class CheckCommandTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
     assertThat(run.firstLines(2)).containsExactly(
         "Check a history file at isolation levels from read uncommitted to serializable.",
-        "Usage: isowatch check [-hqV] [--all] [--json] [--no-session-order]");
+        "Usage: isowatch check [-hqV] [--all] [--json] [--no-session-order] [--dot=FILE]");
     assertThat(run.out()).contains(
         "  isowatch check --level causal ../shared/histories/real/dgraph-causal.plume.txt",
+        "  isowatch check --report report.html --dot report.dot h.edn",
         "Exit codes: 0 consistent at every level, 1 violation found,\n"
             + "            2 bad input or usage, 3 internal error,\n"
             + "            4 no violation found but some verdict unknown.\n");

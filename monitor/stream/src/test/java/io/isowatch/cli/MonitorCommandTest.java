@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.isowatch.stream.app.MonitorApp;
@@ -16,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -70,6 +72,46 @@ class MonitorCommandTest {
     assertThat(level.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(level.err()).startsWith("--level-for db1=strict: unknown level 'strict'; expected one of"
         + " read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation, serializable");
+    CliRun limit = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--limit", "max-ops-per-transaction=1000",
+        "--limit", "max-sessions=5");
+    assertThat(limit.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(limit.err()).startsWith("--limit: unknown limit 'max-sessions'; expected one of max-ops-per-transaction,"
+        + " max-open-transactions-per-session, max-sessions-per-history, max-key-bytes, max-list-length, max-record-bytes");
+    CliRun zero = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--limit", "max-key-bytes=0");
+    assertThat(zero.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(zero.err()).startsWith("--limit: max-key-bytes must be at least 1, got 0");
+  }
+
+  @Test
+  void theTokenComesFromTheOptionTheFileTheEnvironmentOrTheConfigInThatOrder() throws Exception {
+    Path file = tmp.resolve("token");
+    Files.writeString(file, " from-file\n");
+    Properties config = new Properties();
+    config.setProperty("isowatch.metrics.token", "from-config");
+    config.setProperty("num.stream.threads", "2");
+    assertThat(MonitorCommand.metricsToken("from-option", null, "from-env", config)).hasValue("from-option");
+    assertThat(config).containsOnlyKeys("num.stream.threads");
+    config.setProperty("isowatch.metrics.token", "from-config");
+    assertThat(MonitorCommand.metricsToken(null, file, "from-env", config)).hasValue("from-file");
+    config.setProperty("isowatch.metrics.token", "from-config");
+    assertThat(MonitorCommand.metricsToken(null, null, "from-env", config)).hasValue("from-env");
+    config.setProperty("isowatch.metrics.token", " from-config ");
+    assertThat(MonitorCommand.metricsToken(null, null, null, config)).hasValue("from-config");
+    assertThat(MonitorCommand.metricsToken(null, null, null, config)).isEmpty();
+    assertThatThrownBy(() -> MonitorCommand.metricsToken("a", file, null, new Properties()))
+        .hasMessage("give --metrics-token or --metrics-token-file, not both");
+    assertThatThrownBy(() -> MonitorCommand.metricsToken(null, null, " ", new Properties()))
+        .hasMessage("environment variable ISOWATCH_METRICS_TOKEN gives an empty token");
+    Path missing = tmp.resolve("missing");
+    assertThatThrownBy(() -> MonitorCommand.metricsToken(null, missing, null, new Properties()))
+        .hasMessageStartingWith("--metrics-token-file " + missing + ": cannot read (java.nio.file.NoSuchFileException");
+  }
+
+  @Test
+  void anEmptyTokenOptionIsAUsageError() {
+    CliRun run = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--metrics-token", "");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.err()).startsWith("--metrics-token gives an empty token");
   }
 
   @Test
@@ -96,7 +138,11 @@ class MonitorCommandTest {
     String startLine = out.toString().lines().findFirst().orElseThrow();
     assertThat(startLine).startsWith("monitor: application run-app on " + KafkaBroker.bootstrapServers()
         + ", reading run.events, expecting serializable; metrics at http://127.0.0.1:");
-    URI metrics = URI.create(startLine.substring(startLine.indexOf("http://")));
+    URI metrics = URI.create(startLine.substring(startLine.indexOf("http://"), startLine.indexOf(", violations at")));
+    assertThat(startLine).endsWith("/metrics, violations at http://127.0.0.1:" + metrics.getPort() + "/violations");
+    HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics.resolve("/violations"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(page.statusCode()).isEqualTo(401);
     HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics)
         .header("Authorization", "Bearer t0ken").build(), HttpResponse.BodyHandlers.ofString());
     assertThat(scrape.statusCode()).isEqualTo(200);

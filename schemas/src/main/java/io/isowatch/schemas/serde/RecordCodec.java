@@ -1,11 +1,15 @@
 package io.isowatch.schemas.serde;
 
 import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TrustedClasses;
 import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.Violation;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.HashMap;
@@ -36,6 +40,15 @@ public final class RecordCodec {
   public static final List<Class<? extends SpecificRecord>> TYPES =
       List.of(TxnEvent.class, Transaction.class, Violation.class, DeadLetter.class);
 
+  /**
+   * Earlier schemas of the records, still read (docs/events.md, "Evolution rules", rule 5): files
+   * under {@link #WRITERS}, each the record's {@code .avsc} as it was released before a change.
+   */
+  public static final List<String> EARLIER_WRITERS = List.of("Violation-1.avsc");
+
+  /** Class-path folder of {@link #EARLIER_WRITERS}. */
+  public static final String WRITERS = "/io/isowatch/schemas/writers/";
+
   private static final Map<Long, BinaryMessageDecoder<? extends SpecificRecord>> DECODERS = new HashMap<>();
   private static final Map<Long, String> NAMES = new HashMap<>();
 
@@ -45,6 +58,9 @@ public final class RecordCodec {
     register(Transaction.getClassSchema(), Transaction.getDecoder());
     register(Violation.getClassSchema(), Violation.getDecoder());
     register(DeadLetter.getClassSchema(), DeadLetter.getDecoder());
+    for (String writer : EARLIER_WRITERS) {
+      registerEarlier(writer);
+    }
   }
 
   private RecordCodec() {}
@@ -53,6 +69,43 @@ public final class RecordCodec {
     long fp = SchemaNormalization.parsingFingerprint64(schema);
     DECODERS.put(fp, decoder);
     NAMES.put(fp, schema.getName());
+  }
+
+  /**
+   * Makes the current class's decoder read messages written with an earlier schema of the same
+   * record (Avro schema resolution: fields added since read as their defaults), and names that
+   * fingerprint after the resource, e.g. {@code Violation-1}.
+   *
+   * @param resource a file name under {@link #WRITERS}, {@code <Record>-<version>.avsc}
+   */
+  private static void registerEarlier(String resource) {
+    Schema writer;
+    try (InputStream in = RecordCodec.class.getResourceAsStream(WRITERS + resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + WRITERS + resource);
+      }
+      writer = new Schema.Parser()
+          .addTypes(List.of(Operation.getClassSchema(), TxnStatus.getClassSchema()))
+          .parse(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + WRITERS + resource, e);
+    }
+    BinaryMessageDecoder<? extends SpecificRecord> decoder = DECODERS.get(
+        SchemaNormalization.parsingFingerprint64(currentSchema(writer.getFullName())));
+    decoder.addSchema(writer);
+    long fp = SchemaNormalization.parsingFingerprint64(writer);
+    DECODERS.put(fp, decoder);
+    NAMES.put(fp, resource.substring(0, resource.length() - ".avsc".length()));
+  }
+
+  private static Schema currentSchema(String fullName) {
+    for (Class<? extends SpecificRecord> type : TYPES) {
+      Schema s = org.apache.avro.specific.SpecificData.get().getSchema(type);
+      if (s.getFullName().equals(fullName)) {
+        return s;
+      }
+    }
+    throw new IllegalStateException("no current record type " + fullName);
   }
 
   /**

@@ -3,10 +3,21 @@ package io.isowatch.schemas.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Samples;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.Violation;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Arrays;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +31,27 @@ class RecordCodecTest {
 
     assertThat(RecordCodec.decode(RecordCodec.encode(event)).record()).isEqualTo(event);
     assertThat(RecordCodec.decode(RecordCodec.encode(txn)).record()).isEqualTo(txn);
+  }
+
+  @Test
+  void readsAViolationWrittenWithTheEarlierSchemaWithoutTheSummary() throws IOException {
+    Violation today = Samples.violation();
+    Schema earlier;
+    try (InputStream in = RecordCodec.class.getResourceAsStream(RecordCodec.WRITERS + "Violation-1.avsc")) {
+      earlier = new Schema.Parser()
+          .addTypes(List.of(Operation.getClassSchema(), TxnStatus.getClassSchema())).parse(in);
+    }
+    // today's record as the earlier writer had it: Avro resolution drops the field added since
+    BinaryMessageDecoder<GenericRecord> asEarlier = new BinaryMessageDecoder<>(GenericData.get(), earlier);
+    asEarlier.addSchema(Violation.getClassSchema());
+    GenericRecord old = asEarlier.decode(RecordCodec.encode(today));
+    byte[] written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), earlier).encode(old).array();
+
+    RecordCodec.Decoded read = RecordCodec.decode(written);
+
+    assertThat(read.error()).isNull();
+    Violation expected = Violation.newBuilder(today).setSummary(null).build();
+    assertThat(read.record()).isEqualTo(expected);
   }
 
   @Test

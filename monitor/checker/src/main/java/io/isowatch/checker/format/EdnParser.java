@@ -239,7 +239,16 @@ final class EdnParser {
             if (i + 4 > s.length()) {
               throw error("short \\u escape", "four hex digits");
             }
-            sb.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+            int code = 0;
+            for (int k = i; k < i + 4; k++) {
+              int digit = Character.digit(s.charAt(k), 16);
+              if (digit < 0) {
+                throw error("\\u escape '" + HistoryFormatException.excerpt(s.substring(i, i + 4))
+                    + "' is not four hex digits", "four hex digits");
+              }
+              code = code * 16 + digit;
+            }
+            sb.append((char) code);
             i += 4;
             break;
           default:

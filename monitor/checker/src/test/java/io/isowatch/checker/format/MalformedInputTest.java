@@ -89,6 +89,11 @@ class MalformedInputTest {
             "F:2: value 2 written twice to key 1 (first by T1); values must be unique per key"),
         Arguments.of(HistoryFormat.EDN, "[".repeat(10_000) + "\n",
             "F:1: values nested deeper than 256 at column 257; expected at most 256 nested values"),
+        // a \\u escape of non-hex digits threw NumberFormatException (found fuzzing the readers, issue 8)
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :value [[:w 1 2]], :x \"\\uZZZZ\"}\n",
+            "F:1: \\u escape 'ZZZZ' is not four hex digits at column 38; expected four hex digits"),
+        Arguments.of(HistoryFormat.EDN, "{:type :ok, :value [[:w 1 2]], :x \"\\u12\"}\n",
+            "F:1: \\u escape '12\"}' is not four hex digits at column 38; expected four hex digits"),
         Arguments.of(HistoryFormat.EDN, "#_".repeat(10_000) + "1\n",
             "F:1: values nested deeper than 256 at column 515; expected at most 256 nested values"),
         Arguments.of(HistoryFormat.EDN, "", EMPTY),

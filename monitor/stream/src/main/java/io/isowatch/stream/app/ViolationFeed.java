@@ -4,6 +4,7 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordCodec;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.BiConsumer;
@@ -47,6 +48,25 @@ public final class ViolationFeed implements AutoCloseable {
    */
   public ViolationFeed(Properties clientProperties, String topic, boolean fromBeginning,
       Consumer<Violation> sink, BiConsumer<String, String> undecodable) {
+    this(clientProperties, topic, fromBeginning ? Long.MAX_VALUE : 0, sink, undecodable);
+  }
+
+  /**
+   * Starts following, first re-reading up to {@code backlog} offsets of each partition: the
+   * violations page's way to show what was published before this instance started. Offsets, not
+   * records: transaction markers take offsets too, so somewhat fewer violations are re-read.
+   *
+   * @param clientProperties client settings, as for the other constructor
+   * @param topic the violations topic
+   * @param backlog offsets per partition to re-read before the end, 0 for only new violations,
+   *     {@link Long#MAX_VALUE} for all
+   * @param sink receives each violation
+   * @param undecodable receives the coordinates and reason of a record that is not a violation
+   * @throws IllegalStateException if the topic does not exist
+   * @throws org.apache.kafka.common.KafkaException if the cluster cannot be reached in time
+   */
+  public ViolationFeed(Properties clientProperties, String topic, long backlog,
+      Consumer<Violation> sink, BiConsumer<String, String> undecodable) {
     Properties props = new Properties();
     props.putAll(clientProperties);
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -62,11 +82,10 @@ public final class ViolationFeed implements AutoCloseable {
       throw new IllegalStateException("topic " + topic + " does not exist");
     }
     consumer.assign(partitions);
-    if (fromBeginning) {
-      consumer.seekToBeginning(partitions);
-    } else {
-      consumer.seekToEnd(partitions);
-      partitions.forEach(consumer::position);
+    Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+    Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+    for (TopicPartition p : partitions) {
+      consumer.seek(p, Math.max(begin.get(p), end.get(p) - Math.min(backlog, end.get(p))));
     }
     thread = new Thread(() -> run(sink, undecodable), "isowatch-violation-feed");
     thread.setDaemon(true);

@@ -16,7 +16,10 @@ import org.apache.kafka.streams.state.Stores;
  * order).
  */
 public final class AssemblerStores {
-  /** Session key (historyId NUL sessionId) to {@link SessionState}. */
+  /**
+   * Session key (historyId NUL sessionId) to {@link SessionState}; and {@link #historyKey} to the
+   * number of sessions of the history this task holds (a 4-byte big-endian int).
+   */
   public static final String SESSIONS = "isowatch-assembler-sessions";
   /** txnId to {@link TxnState}. */
   public static final String TRANSACTIONS = "isowatch-assembler-transactions";
@@ -48,6 +51,14 @@ public final class AssemblerStores {
   /** @return the state key of a session; NUL cannot occur in the ids, so it is unambiguous */
   static String sessionKey(String historyId, String sessionId) {
     return historyId + '\0' + sessionId;
+  }
+
+  /**
+   * @return the key under which {@link #SESSIONS} counts a history's sessions: the session key of an
+   *     empty sessionId, which no session has (InputCheck refuses an empty id)
+   */
+  static String historyKey(String historyId) {
+    return sessionKey(historyId, "");
   }
 
   /** @return {@code historyId/sessionId} for messages */

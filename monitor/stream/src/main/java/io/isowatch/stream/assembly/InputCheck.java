@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The checks of one input record that need no state: identifiers present and within the limits,
+ * The checks of one input record that need no state: its size, identifiers present and within the limits,
  * the record key naming the record's session, sequence numbers not negative, and each operation
  * well formed (READ value null, a long or a list; WRITE and APPEND a long; a key on every operation
  * and on no boundary). Each check returns the first {@link Rejection} found, or null.
@@ -22,6 +22,20 @@ final class InputCheck {
   /** @return the record key a record of session {@code sessionId} of {@code historyId} must carry */
   static String recordKey(String historyId, String sessionId) {
     return historyId + "/" + sessionId;
+  }
+
+  /**
+   * @param value the record's value as received, may be null
+   * @param limits the configured limits
+   * @return an {@code oversized-record} rejection if {@code value} is longer than {@link
+   *     Limits#maxRecordBytes()}, else null
+   */
+  static Rejection size(byte[] value, Limits limits) {
+    if (value != null && value.length > limits.maxRecordBytes()) {
+      return new Rejection("oversized-record", "the record is " + value.length + " bytes, the limit is "
+          + limits.maxRecordBytes() + "; not decoded");
+    }
+    return null;
   }
 
   /**

@@ -58,6 +58,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *
  * <p>Rules, with the dead-letter reason classes:
  * <ul>
+ *   <li>A value longer than {@link Limits#maxRecordBytes()}, before it is decoded:
+ *       {@code oversized-record} ({@link InputCheck}).
  *   <li>Bytes that are not a single-object {@code TxnEvent} or {@code Transaction}: {@code empty},
  *       {@code truncated}, {@code bad-marker}, {@code unknown-fingerprint}, {@code bad-body}
  *       ({@link RecordCodec}), {@code wrong-type}.
@@ -80,7 +82,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *       has passed) that is not a held duplicate; {@code txn-id-reused}: a txnId already seen in
  *       another session (detected when both sessions are in the same task, that is the same
  *       partition of the events topic); {@code duplicate-sequence}: two transactions with one
- *       txnSeq in a session; {@code too-many-open-transactions}.
+ *       txnSeq in a session; {@code too-many-open-transactions}; {@code too-many-sessions}: a
+ *       transaction of a new session when this task holds {@link Limits#maxSessionsPerHistory()}
+ *       sessions of its history.
  *   <li>{@code sequence-gap}: when a complete transaction has waited
  *       {@link MonitorConfig#sequenceGrace()} for a txnSeq no record has claimed, the missing
  *       txnSeqs are reported (raw null, offset -1) and the session moves on.
@@ -151,8 +155,12 @@ public final class SessionAssembler implements Processor<String, byte[], String,
 
   @Override
   public void process(Record<String, byte[]> record) {
+    Rejection bad = InputCheck.size(record.value(), limits);
+    if (bad != null) {
+      deadLetter(record.key(), record.value(), bad, record.timestamp());
+      return;
+    }
     RecordCodec.Decoded decoded = RecordCodec.decode(record.value());
-    Rejection bad;
     if (decoded.record() == null) {
       bad = new Rejection(decoded.reasonClass(), decoded.error());
     } else if (decoded.record() instanceof TxnEvent e) {
@@ -178,8 +186,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     long now = record.timestamp();
     TxnState txn = TxnState.fromBytes(txns.get(txnId));
     if (txn == null) {
-      SessionState state = SessionState.fromBytes(sessions.get(session));
-      bad = admit(state, session, txnId, e.getTxnSeq());
+      byte[] stored = sessions.get(session);
+      SessionState state = SessionState.fromBytes(stored);
+      bad = admit(state, stored == null, e.getHistoryId(), session, txnId, e.getTxnSeq());
       if (bad != null) {
         return bad;
       }
@@ -254,8 +263,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       return new Rejection("conflicting-duplicate", "transaction " + txnId + " arrived before "
           + (txn.whole ? "as a different Transaction record" : "as events, which do not assemble to this record"));
     }
-    SessionState state = SessionState.fromBytes(sessions.get(session));
-    bad = admit(state, session, txnId, t.getTxnSeq());
+    byte[] stored = sessions.get(session);
+    SessionState state = SessionState.fromBytes(stored);
+    bad = admit(state, stored == null, t.getHistoryId(), session, txnId, t.getTxnSeq());
     if (bad != null) {
       return bad;
     }
@@ -272,8 +282,13 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     return null;
   }
 
-  /** A new transaction may join its session: its txnSeq is ahead, free, and there is room. */
-  private Rejection admit(SessionState state, String session, String txnId, long txnSeq) {
+  /**
+   * A new transaction may join its session: its txnSeq is ahead, free, and there is room; for a
+   * session this task has no state for, there is room in its history too, and the session is
+   * counted in it (the caller then stores the session).
+   */
+  private Rejection admit(SessionState state, boolean newSession, String historyId, String session, String txnId,
+      long txnSeq) {
     if (txnSeq < state.nextSeq) {
       return new Rejection("late-event", "transaction " + txnId + " has txnSeq " + txnSeq + " but session "
           + display(session) + " has moved on to txnSeq " + state.nextSeq);
@@ -286,6 +301,16 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     if (state.pending.size() >= limits.maxOpenTransactionsPerSession()) {
       return new Rejection("too-many-open-transactions", "session " + display(session) + " has "
           + state.pending.size() + " transactions open or waiting, the limit; transaction " + txnId + " refused");
+    }
+    if (newSession) {
+      String history = AssemblerStores.historyKey(historyId);
+      byte[] count = sessions.get(history);
+      int known = count == null ? 0 : ByteBuffer.wrap(count).getInt();
+      if (known >= limits.maxSessionsPerHistory()) {
+        return new Rejection("too-many-sessions", "history " + historyId + " has " + known
+            + " sessions in this task, the limit; session " + display(session) + " of transaction " + txnId + " refused");
+      }
+      sessions.put(history, ByteBuffer.allocate(Integer.BYTES).putInt(known + 1).array());
     }
     return null;
   }

@@ -174,6 +174,6 @@ final class Records {
     }
     return new Violation(historyId, v.id(), instant(detectedAt), Level.valueOf(v.level().name()),
         v.anomaly().id(), new Witness(txns, edges),
-        new Window(instant(v.windowStart()), instant(v.windowEnd()), v.windowTxns()));
+        new Window(instant(v.windowStart()), instant(v.windowEnd()), v.windowTxns()), v.summary());
   }
 }

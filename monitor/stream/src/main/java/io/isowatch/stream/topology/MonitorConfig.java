@@ -2,6 +2,7 @@ package io.isowatch.stream.topology;
 
 import io.isowatch.checker.level.Level;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -56,34 +57,71 @@ public record MonitorConfig(
 
   /**
    * Bounds on hostile input, each enforced by sending the offending record to the dead-letter topic
-   * (reason classes in parentheses) instead of growing the heap or the state stores.
+   * (reason classes in parentheses) instead of growing the heap or the state stores. Each limit has a
+   * command-line name ({@link #NAMES}, e.g. {@code max-ops-per-transaction}) for {@link #with}.
    *
    * @param maxOpsPerTransaction operations (READ, WRITE, APPEND) one transaction may hold
    *     ({@code too-many-operations}); default 100,000
    * @param maxOpenTransactionsPerSession transactions of one session that may be in progress or
    *     waiting for an earlier txnSeq at once ({@code too-many-open-transactions}); default 10,000
+   * @param maxSessionsPerHistory sessions of one history one assembler task (one partition of the
+   *     events topic) keeps state for ({@code too-many-sessions}); default 100,000. Sessions are
+   *     spread over the partitions by their record key, so a history may have up to this many per
+   *     partition
    * @param maxKeyBytes UTF-8 length of a key, and of historyId, sessionId and txnId
    *     ({@code oversized-field}); default 4,096, at most {@value #MAX_KEY_BYTES}
-   * @param maxListLength elements of a list read ({@code oversized-field}); default 1,000,000
+   * @param maxListLength elements of a list read, the one value of variable size
+   *     ({@code oversized-field}); default 1,000,000
+   * @param maxRecordBytes length of a record's value on the events topic, checked before it is
+   *     decoded ({@code oversized-record}); default 16 MiB
    */
-  public record Limits(int maxOpsPerTransaction, int maxOpenTransactionsPerSession, int maxKeyBytes,
-      int maxListLength) {
+  public record Limits(int maxOpsPerTransaction, int maxOpenTransactionsPerSession, int maxSessionsPerHistory,
+      int maxKeyBytes, int maxListLength, int maxRecordBytes) {
     /** Upper bound of {@code maxKeyBytes}: identifiers are kept in state with 16-bit lengths. */
     public static final int MAX_KEY_BYTES = 16_384;
 
+    /** The limits' command-line names, in the order of the record's components. */
+    public static final List<String> NAMES = List.of("max-ops-per-transaction", "max-open-transactions-per-session",
+        "max-sessions-per-history", "max-key-bytes", "max-list-length", "max-record-bytes");
+
     /** @throws IllegalArgumentException for a limit below 1 or {@code maxKeyBytes} above {@value #MAX_KEY_BYTES} */
     public Limits {
-      if (maxOpsPerTransaction < 1 || maxOpenTransactionsPerSession < 1 || maxKeyBytes < 1 || maxListLength < 1
-          || maxKeyBytes > MAX_KEY_BYTES) {
-        throw new IllegalArgumentException("limits must be at least 1 and keys at most " + MAX_KEY_BYTES
-            + " bytes, got " + maxOpsPerTransaction + " operations per transaction, " + maxOpenTransactionsPerSession
-            + " open transactions per session, " + maxKeyBytes + "-byte keys, " + maxListLength + "-element lists");
+      int[] all = {maxOpsPerTransaction, maxOpenTransactionsPerSession, maxSessionsPerHistory, maxKeyBytes,
+          maxListLength, maxRecordBytes};
+      for (int i = 0; i < all.length; i++) {
+        if (all[i] < 1) {
+          throw new IllegalArgumentException(NAMES.get(i) + " must be at least 1, got " + all[i]);
+        }
+      }
+      if (maxKeyBytes > MAX_KEY_BYTES) {
+        throw new IllegalArgumentException("max-key-bytes must be at most " + MAX_KEY_BYTES + ", got " + maxKeyBytes);
       }
     }
 
-    /** @return 100,000 operations, 10,000 open transactions, 4,096-byte keys, 1,000,000-element lists */
+    /**
+     * @return 100,000 operations, 10,000 open transactions, 100,000 sessions, 4,096-byte keys,
+     *     1,000,000-element lists, 16 MiB records
+     */
     public static Limits defaults() {
-      return new Limits(100_000, 10_000, 4_096, 1_000_000);
+      return new Limits(100_000, 10_000, 100_000, 4_096, 1_000_000, 16 << 20);
+    }
+
+    /**
+     * @param name one of {@link #NAMES}
+     * @param value the new limit
+     * @return a copy with that limit changed
+     * @throws IllegalArgumentException for an unknown name (the message lists {@link #NAMES}) or a
+     *     value the constructor refuses
+     */
+    public Limits with(String name, int value) {
+      int[] all = {maxOpsPerTransaction, maxOpenTransactionsPerSession, maxSessionsPerHistory, maxKeyBytes,
+          maxListLength, maxRecordBytes}; // in the order of NAMES
+      int i = NAMES.indexOf(name);
+      if (i < 0) {
+        throw new IllegalArgumentException("unknown limit '" + name + "'; expected one of " + String.join(", ", NAMES));
+      }
+      all[i] = value;
+      return new Limits(all[0], all[1], all[2], all[3], all[4], all[5]);
     }
   }
 

@@ -338,7 +338,7 @@ class SessionAssemblerTest {
 
   @Test
   void limitsAreEnforcedWithDeadLetters() {
-    MonitorConfig limited = CONFIG.withLimits(new MonitorConfig.Limits(2, 2, 8, 3));
+    MonitorConfig limited = CONFIG.withLimits(new MonitorConfig.Limits(2, 2, 100, 8, 3, 1 << 20));
     AssemblerDriver d = driver(limited);
     TxnEvent thirdOp = write("s1", "T1", 0, 3, "x", 3, 0);
     TxnEvent longEnd = commit("s1", "T1", 0, 4, 0);

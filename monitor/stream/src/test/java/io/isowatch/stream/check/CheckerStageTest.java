@@ -168,7 +168,8 @@ class CheckerStageTest {
           + "\"explanation\": \"T1 read y = [] and so did not see T2's append of 1\"}, "
           + "{\"fromTxnId\": \"T2\", \"toTxnId\": \"T1\", \"type\": \"RW\", \"key\": \"x\", \"value\": 1, "
           + "\"explanation\": \"T2 read x = [] and so did not see T1's append of 1\"}]}, "
-          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:11Z\", \"transactions\": 2}}");
+          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:11Z\", \"transactions\": 2}, "
+          + "\"summary\": \"cycle T1 -> T2 -> T1 (2 edges)\"}");
       assertThat(run.dlq.isEmpty()).isTrue();
       assertThat(count(run.metrics, "isowatch.violations", "level", "serializable", "anomaly", "G2-item")).isEqualTo(1.0);
       assertThat(count(run.metrics, "isowatch.transactions.checked")).isEqualTo(2.0);
@@ -204,7 +205,8 @@ class CheckerStageTest {
       + "\"edges\": [{\"fromTxnId\": \"T1\", \"toTxnId\": \"T2\", \"type\": \"WR\", \"key\": \"x\", \"value\": 1, "
       + "\"explanation\": \"T2 read T1's append of 1 to x\"}, {\"fromTxnId\": \"T2\", \"toTxnId\": \"T1\", "
       + "\"type\": \"WR\", \"key\": \"y\", \"value\": 1, \"explanation\": \"T1 read T2's append of 1 to y\"}]}, "
-      + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:11Z\", \"transactions\": 2}}";
+      + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:11Z\", \"transactions\": 2}, "
+      + "\"summary\": \"cycle T1 -> T2 -> T1 (2 edges)\"}";
 
   @Test
   void aReadCommittedCommitOrderCycleOnRegisters() {
@@ -225,7 +227,8 @@ class CheckerStageTest {
           + "\"explanation\": \"T2 precedes T1 in commit order because T3 read x from T1 after reading from T2, which also writes x\"}, "
           + "{\"fromTxnId\": \"T1\", \"toTxnId\": \"T2\", \"type\": \"SO\", \"key\": null, \"value\": null, "
           + "\"explanation\": \"T1 precedes T2 in session writer\"}]}, "
-          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:12Z\", \"transactions\": 3}}");
+          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:12Z\", \"transactions\": 3}, "
+          + "\"summary\": \"cycle T2 -> T1 -> T2 (2 edges, 1 inferred commit order)\"}");
     }
   }
 
@@ -304,7 +307,8 @@ class CheckerStageTest {
           + "\"level\": \"READ_COMMITTED\", \"anomaly\": \"thin-air-read\", \"witness\": {\"transactions\": ["
           + "{\"txnId\": \"T1\", \"sessionId\": \"s1\", \"status\": \"COMMITTED\", \"ops\": ["
           + "{\"kind\": \"READ\", \"key\": \"x\", \"value\": 5}]}], \"edges\": []}, "
-          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:10Z\", \"transactions\": 1}}");
+          + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:10Z\", \"transactions\": 1}, "
+          + "\"summary\": \"T1 read x = 5, which no transaction wrote within the read grace period\"}");
       assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(1.0);
       run.pipe(txn("other", "s1", "U3", 2, 100, w("q", 3)));
       assertThat(run.out.isEmpty()).isTrue();

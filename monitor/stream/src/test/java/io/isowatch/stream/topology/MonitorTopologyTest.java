@@ -140,7 +140,8 @@ class MonitorTopologyTest {
               new WitnessTransaction("T2", "s2", TxnStatus.COMMITTED, List.of(new Operation(OpKind.READ, "x", 1L))),
               new WitnessTransaction("T1", "s1", TxnStatus.ABORTED, List.of(new Operation(OpKind.WRITE, "x", 1L)))),
               List.of()),
-          new Window(Instant.ofEpochMilli(12), Instant.ofEpochMilli(13), 2L));
+          new Window(Instant.ofEpochMilli(12), Instant.ofEpochMilli(13), 2L),
+          "T2 read x = 1 from T1, which aborted");
       assertThat(read(d, MonitorConfig.VIOLATIONS)).containsExactly(KeyValue.pair("db", g1a));
       assertThat(read(d, MonitorConfig.DLQ)).isEmpty();
     }

@@ -1,0 +1,58 @@
+package io.isowatch.connectors.debezium.envelope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Decoding of Debezium's JSON envelope, with and without schema, and its errors. */
+class JsonEnvelopesTest {
+  private static final String PG_PAYLOAD = "{\"before\":null,\"after\":{\"k\":\"a\",\"v\":\",7\"},"
+      + "\"source\":{\"version\":\"3.6.1.Final\",\"connector\":\"postgresql\",\"name\":\"isowatch_cdc\","
+      + "\"db\":\"postgres\",\"schema\":\"public\",\"table\":\"isowatch_list_append\",\"txId\":771,"
+      + "\"lsn\":24023128,\"xmin\":null},\"op\":\"c\",\"ts_ms\":1700000000000,"
+      + "\"transaction\":{\"id\":\"771:24023128\",\"total_order\":1,\"data_collection_order\":1}}";
+
+  @Test
+  void aPostgresChangeIsTheSameWithAndWithoutSchema() throws Exception {
+    RowChange expected = new RowChange("postgresql", "771", "public.isowatch_list_append", "c", null,
+        new ObjectMapper().readTree("{\"k\":\"a\",\"v\":\",7\"}"), 24023128L, null);
+    assertThat(JsonEnvelopes.parse(PG_PAYLOAD)).contains(expected);
+    assertThat(JsonEnvelopes.parse("{\"schema\":{\"type\":\"struct\"},\"payload\":" + PG_PAYLOAD + "}"))
+        .contains(expected);
+  }
+
+  @Test
+  void postgresMetadataIdsAreCutToTheirXidAndGtidsKept() throws Exception {
+    assertThat(JsonEnvelopes.parse("{\"status\":\"END\",\"id\":\"771:24023400\",\"event_count\":3,"
+        + "\"data_collections\":[],\"ts_ms\":1}")).contains(new TxBoundary("771", true, 3));
+    assertThat(JsonEnvelopes.parse("{\"status\":\"BEGIN\",\"id\":\"0-1-42\",\"event_count\":null}"))
+        .contains(new TxBoundary("0-1-42", false, 0));
+  }
+
+  @Test
+  void tombstonesAreEmpty() throws Exception {
+    assertThat(JsonEnvelopes.parse(null)).isEqualTo(Optional.empty());
+    assertThat(JsonEnvelopes.parse("null")).isEqualTo(Optional.empty());
+    assertThat(JsonEnvelopes.parse("{\"schema\":null,\"payload\":null}")).isEqualTo(Optional.empty());
+  }
+
+  @Test
+  void malformedEventsAreRefusedWithTheirReason() {
+    assertThatThrownBy(() -> JsonEnvelopes.parse("{\"op\":"))
+        .isInstanceOf(EnvelopeException.class).hasMessageStartingWith("not JSON: ");
+    assertThatThrownBy(() -> JsonEnvelopes.parse("{\"status\":\"END\",\"id\":\"5:6\",\"event_count\":null}"))
+        .hasMessage("transaction metadata END of 5:6 has no numeric event_count");
+    assertThatThrownBy(() -> JsonEnvelopes.parse("{\"status\":\"COMMIT\",\"id\":\"5:6\"}"))
+        .hasMessage("transaction metadata status is 'COMMIT', not BEGIN or END");
+    assertThatThrownBy(() -> JsonEnvelopes.parse("{\"op\":\"c\",\"after\":{}}"))
+        .hasMessage("change event has no source");
+    assertThatThrownBy(() -> JsonEnvelopes.parse(PG_PAYLOAD.replace("\"txId\":771,", "")))
+        .hasMessage("change event has no source.txId");
+    assertThatThrownBy(() -> JsonEnvelopes.parse(PG_PAYLOAD.replace("postgresql", "sqlserver")))
+        .hasMessage("source.connector 'sqlserver' is not supported (postgresql, mysql, mariadb)");
+    assertThatThrownBy(() -> JsonEnvelopes.parse("[1]")).hasMessage("payload is not a JSON object");
+  }
+}
