@@ -43,7 +43,7 @@ class DeployManifestsTest {
     Map<String, String> m = options(monitor.subcommand());
     assertThat(m).containsEntry("--bootstrap-servers", "kafka:9092")
         .containsEntry("--level", "serializable")
-        .containsEntry("--metrics-bind", "0.0.0.0")
+        .containsEntry("--metrics-host", "0.0.0.0")
         .containsEntry("--metrics-port", "9464");
     assertThat(services.path("kafka").path("environment").path("KAFKA_ADVERTISED_LISTENERS").asText())
         .contains("PLAINTEXT://kafka:9092");
@@ -78,7 +78,7 @@ class DeployManifestsTest {
     container.path("args").forEach(a -> args.add(a.asText()));
     ParseResult monitor = parse(args);
     Map<String, String> m = options(monitor.subcommand());
-    assertThat(m).containsEntry("--application-id", "isowatch-monitor").containsEntry("--metrics-bind", "0.0.0.0");
+    assertThat(m).containsEntry("--application-id", "isowatch-monitor").containsEntry("--metrics-host", "0.0.0.0");
     String port = m.get("--metrics-port");
     assertThat(container.path("ports").get(0).path("containerPort").asText()).isEqualTo(port);
     assertThat(pod.path("metadata").path("annotations").path("prometheus.io/port").asText()).isEqualTo(port);
@@ -113,7 +113,7 @@ class DeployManifestsTest {
   /** @return each matched option's longest name and its value as parsed (after conversion), as text */
   private static Map<String, String> options(ParseResult r) {
     Map<String, String> out = new HashMap<>();
-    r.matchedOptions().forEach(o -> out.put(o.longestName(), String.valueOf((Object) o.getValue())));
+    r.matchedOptions().forEach(o -> out.put(o.names()[0], String.valueOf((Object) o.getValue())));
     return out;
   }
 

@@ -109,7 +109,7 @@ class DeployMetricNamesTest {
       await().atMost(Duration.ofSeconds(60)).until(() -> app.get() != null
           && app.get().state() == KafkaStreams.State.RUNNING);
       String startLine = out.toString().lines().findFirst().orElseThrow();
-      URI metrics = URI.create(startLine.substring(startLine.indexOf("http://")));
+      URI metrics = URI.create(startLine.replaceFirst(".*metrics at (http://\\S+/metrics).*", "$1"));
       WriteSkewWorkload.Generated run = publishWriteSkews(config, "deploy-serializable");
       publishWriteSkews(config, "deploy-si");
       int skews = run.skews().size();
