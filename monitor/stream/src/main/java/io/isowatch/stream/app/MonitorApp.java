@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * transaction is aborted, so its output is never half-published, and the new thread resumes from the
  * last committed offsets with state restored from the changelogs (Kafka Streams documentation,
  * "Processing guarantees" and "Handling exceptions"). Every state change is logged and passed to
- * the listeners added with {@link #onStateChange}.
+ * the listeners added with {@link #onStateChange}. Restorations of state stores from their
+ * changelogs are logged and counted ({@link ChangelogRestores}).
  *
  * <p>Kafka Streams' own metrics (stream thread, task, processor node, state store, and the embedded
  * consumers' and producers' metrics) are bound through Micrometer's {@link KafkaStreamsMetrics}
@@ -115,6 +116,7 @@ public final class MonitorApp implements AutoCloseable {
       LOG.error("a stream thread died; replacing it (the transaction it had open is aborted)", e);
       return StreamThreadExceptionResponse.REPLACE_THREAD;
     });
+    streams.setGlobalStateRestoreListener(new ChangelogRestores(metrics));
     streams.setStateListener((now, before) -> {
       LOG.info("Kafka Streams state {} -> {}", before, now);
       app.listeners.forEach(l -> l.accept(now));

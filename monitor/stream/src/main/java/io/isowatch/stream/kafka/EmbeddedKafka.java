@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
@@ -41,10 +43,12 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final KafkaClusterTestKit cluster;
   private final Admin admin;
 
-  private EmbeddedKafka(KafkaClusterTestKit cluster) {
+  private EmbeddedKafka(KafkaClusterTestKit cluster, Properties adminSettings) {
     this.cluster = cluster;
-    this.admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
+    Properties props = new Properties();
+    props.putAll(adminSettings);
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+    this.admin = Admin.create(props);
   }
 
   /**
@@ -55,6 +59,23 @@ public final class EmbeddedKafka implements AutoCloseable {
    *     port or no writable temporary directory
    */
   public static EmbeddedKafka start() {
+    return start(Map.of(), new Properties());
+  }
+
+  /**
+   * As {@link #start()}, with more broker settings, e.g. a secured listener: {@code
+   * listener.security.protocol.map} mapping the client listener ({@code EXTERNAL}) to {@code
+   * SASL_SSL}, {@code sasl.*}, {@code ssl.*}, {@code authorizer.class.name} (Kafka documentation,
+   * "Broker Configs" and "Security"). The node's controller listener ({@code CONTROLLER}) stays
+   * plaintext.
+   *
+   * @param brokerSettings broker properties added to (and overriding) {@link #SINGLE_NODE_SETTINGS}
+   * @param adminSettings client settings of {@link #admin()} (e.g. a super user's credentials); the
+   *     bootstrap servers are set here
+   * @return the running cluster; close it to stop it and delete its files
+   * @throws IllegalStateException if the node cannot be started (cause attached)
+   */
+  public static EmbeddedKafka start(Map<String, String> brokerSettings, Properties adminSettings) {
     KafkaClusterTestKit cluster = null;
     try {
       TestKitNodes nodes = new TestKitNodes.Builder()
@@ -64,11 +85,12 @@ public final class EmbeddedKafka implements AutoCloseable {
           .build();
       KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
       SINGLE_NODE_SETTINGS.forEach(builder::setConfigProp);
+      brokerSettings.forEach(builder::setConfigProp);
       cluster = builder.build();
       formatQuietly(cluster);
       cluster.startup();
       cluster.waitForReadyBrokers();
-      return new EmbeddedKafka(cluster);
+      return new EmbeddedKafka(cluster, adminSettings);
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -78,7 +100,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
-  /** @return {@code host:port} of the broker's client listener (plaintext) */
+  /** @return {@code host:port} of the broker's client listener (plaintext unless configured otherwise) */
   public String bootstrapServers() {
     return cluster.bootstrapServers();
   }
@@ -99,6 +121,30 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public void createTopic(String name, int partitions, Optional<Duration> retention) {
     Topics.create(admin, List.of(name), Optional.of(partitions), Optional.of((short) 1), retention);
+  }
+
+  /**
+   * Stops the broker (a controlled shutdown: its logs are flushed, its listener closed) and starts
+   * it again on the same port with the same log directories; the KRaft controller of the node keeps
+   * running. Clients see the broker vanish and come back, as in a rolling restart. Returns once the
+   * broker is ready again.
+   *
+   * @param whileDown run after the broker stopped and before it starts again (e.g. to wait until
+   *     clients noticed)
+   * @throws IllegalStateException if the broker does not come back (cause attached)
+   */
+  public void restartBroker(Runnable whileDown) {
+    cluster.brokers().values().forEach(BrokerServer::shutdown);
+    whileDown.run();
+    try {
+      cluster.brokers().values().forEach(BrokerServer::startup);
+      cluster.waitForReadyBrokers();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException("the in-process Kafka broker did not restart: " + e, e);
+    }
   }
 
   /** Stops the node and deletes its log directories. */

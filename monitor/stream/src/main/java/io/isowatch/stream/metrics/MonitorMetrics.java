@@ -104,6 +104,19 @@ public final class MonitorMetrics {
     duplicates.increment();
   }
 
+  /**
+   * Counts records restored into a local state store from its changelog topic (after a crash, a
+   * wiped state directory, or a task moved to this instance by a rebalance).
+   *
+   * @param store the state store's name (a bounded set: the topology's stores), a tag
+   * @param records records restored in one batch, at least 0
+   */
+  public void restored(String store, long records) {
+    Counter.builder("isowatch.state.restored.records")
+        .description("Records restored into local state stores from their changelog topics")
+        .tag("store", store).register(registry).increment(records);
+  }
+
   /** Counts {@code n} reads reported as unresolved after the read grace period. */
   public void unresolvedReads(int n) {
     unresolvedReads.increment(n);

@@ -17,7 +17,6 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.WitnessEdge;
 import io.isowatch.schemas.WitnessTransaction;
 import io.isowatch.stream.kafka.KafkaBroker;
-import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.io.PrintWriter;
@@ -25,13 +24,14 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -93,7 +93,7 @@ class ProbeToMonitorEndToEndTest {
 
       Set<String> expected = offlineSerializable(HistoryFiles.read(historyFile, null, bytes -> { }), "pg-e2e");
       assertThat(expected).as("the offline checker on the probe's history").isNotEmpty()
-          .allMatch(d -> d.startsWith("G2-item "));
+          .allMatch(d -> d.startsWith("pg-e2e G2-item "));
 
       await().atMost(PATIENCE).until(() -> !violations(config).isEmpty());
       int[] last = {-1};
@@ -104,10 +104,10 @@ class ProbeToMonitorEndToEndTest {
         return same;
       });
       List<Violation> got = violations(config);
-      String shown = got.stream().map(v -> v.getViolationId() + " " + MonitorIntegrationTest.describe(v))
+      String shown = got.stream().map(v -> v.getViolationId() + " " + ExactOutput.describe(v))
           .collect(Collectors.joining("\n"));
       assertThat(got.stream().map(Violation::getViolationId).toList()).as(shown).doesNotHaveDuplicates();
-      Set<String> published = got.stream().map(MonitorIntegrationTest::describe)
+      Set<String> published = got.stream().map(ExactOutput::describe)
           .collect(Collectors.toCollection(TreeSet::new));
       // The same verdict as the offline checker: serializable broken by G2-item and nothing else.
       // Not the same cycles: where write skews share transactions (one strongly connected
@@ -156,7 +156,7 @@ class ProbeToMonitorEndToEndTest {
 
   /**
    * @return the serializable violations of {@code h}, described as {@link
-   *     MonitorIntegrationTest#describe}, with each transaction named as the probe's recorder names it
+   *     ExactOutput#describe}, with each transaction named as the probe's recorder names it
    *     on the topic: {@code historyId/sessionId/txnSeq}, {@code txnSeq} its position in its session
    */
   private static Set<String> offlineSerializable(History h, String historyId) {
@@ -165,16 +165,14 @@ class ProbeToMonitorEndToEndTest {
       List<String> txns = v.witness().edges().stream().map(Edge::from)
           .map(t -> historyId + "/" + h.sessionName(h.sessionOf(t)) + "/" + h.sessionIndex(t))
           .sorted().distinct().toList();
-      out.add(v.anomaly().id() + " " + txns);
+      out.add(historyId + " " + v.anomaly().id() + " " + txns);
     }
     return out;
   }
 
   private static List<Violation> violations(MonitorConfig config) {
-    List<Violation> out = new ArrayList<>();
-    for (TopicRecords.Read r : TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.violationsTopic())) {
-      out.add((Violation) r.value());
-    }
-    return out;
+    Properties clients = new Properties();
+    clients.setProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, KafkaBroker.bootstrapServers());
+    return ExactOutput.violations(clients, config.violationsTopic());
   }
 }

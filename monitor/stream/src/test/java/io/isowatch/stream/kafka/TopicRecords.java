@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -38,11 +39,25 @@ public final class TopicRecords {
    * @return its records, partition after partition, each in offset order
    */
   public static List<Read> readAll(String bootstrapServers, String topic) {
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"),
-        new StringDeserializer(), new ByteArrayDeserializer())) {
+    Properties clients = new Properties();
+    clients.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return readAll(clients, topic);
+  }
+
+  /**
+   * As {@link #readAll(String, String)}, with client settings (bootstrap servers, security).
+   *
+   * @param clients client settings; isolation level and auto-commit are set here
+   * @param topic the topic
+   * @return its records, partition after partition, each in offset order
+   */
+  public static List<Read> readAll(Properties clients, String topic) {
+    Properties props = new Properties();
+    props.putAll(clients);
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
           .map(p -> new TopicPartition(topic, p.partition())).sorted(
               java.util.Comparator.comparingInt(TopicPartition::partition)).toList();
