@@ -11,13 +11,10 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * The monitor's topics on a cluster, through an {@link Admin} client: which exist, and creating the
@@ -56,10 +53,7 @@ public final class Topics {
   }
 
   /**
-   * Creates topics, leaving those that already exist as they are (whatever their settings), and
-   * waits until every partition of each has a leader that the cluster's metadata shows: a producer
-   * started right after then finds each partition ready, instead of retrying its first batches
-   * (which an idempotent producer with several batches in flight may see as out of sequence).
+   * Creates topics, leaving those that already exist as they are (whatever their settings).
    *
    * @param admin a client of the cluster
    * @param names the topics
@@ -93,39 +87,5 @@ public final class Topics {
         throw new IllegalStateException("interrupted while creating topic " + name, e);
       }
     });
-    awaitLeaders(admin, names);
-  }
-
-  /**
-   * Polls {@code describeTopics} every 50 ms until every partition of {@code names} has a leader.
-   *
-   * @throws IllegalStateException if that takes longer than {@link #ADMIN_TIMEOUT}
-   */
-  private static void awaitLeaders(Admin admin, List<String> names) {
-    long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
-    while (true) {
-      try {
-        Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames()
-            .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        boolean ready = described.values().stream()
-            .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
-        if (ready) {
-          return;
-        }
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-          throw new IllegalStateException("could not describe topics " + names + ": " + e.getCause(), e.getCause());
-        }
-      } catch (TimeoutException e) {
-        throw new IllegalStateException("describing topics " + names + " timed out after " + ADMIN_TIMEOUT, e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for the leaders of " + names, e);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the partitions of " + names + " have no leader after " + ADMIN_TIMEOUT);
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-    }
   }
 }
