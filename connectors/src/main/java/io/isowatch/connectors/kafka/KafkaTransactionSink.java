@@ -78,6 +78,9 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    // one request in flight per broker: see Replayer (monitor/stream) for the out-of-sequence loop
+    // that a fresh idempotent producer met on a partition not yet led, with Kafka 4.3.1
+    p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
     p.putAll(overrides);
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());

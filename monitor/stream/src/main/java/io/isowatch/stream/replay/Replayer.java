@@ -43,7 +43,12 @@ public final class Replayer implements AutoCloseable {
 
   /**
    * @param clientProperties client settings (bootstrap servers, security); the serializers, {@code
-   *     acks} and idempotence are set here
+   *     acks} and idempotence are set here, and one request in flight per broker unless {@code
+   *     max.in.flight.requests.per.connection} is given: with more, a fresh idempotent producer
+   *     whose first batch met a partition not yet led (a topic just created, a broker just
+   *     restarted) was seen to get {@code OUT_OF_ORDER_SEQUENCE_NUMBER} for every later batch until
+   *     its delivery timeout (Kafka 4.3.1 clients and broker, even after the admin client showed a
+   *     leader)
    * @param topic the events topic
    */
   public Replayer(Properties clientProperties, String topic) {
@@ -55,6 +60,7 @@ public final class Replayer implements AutoCloseable {
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
     props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    props.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
     this.producer = new KafkaProducer<>(props);
     this.topic = topic;
   }

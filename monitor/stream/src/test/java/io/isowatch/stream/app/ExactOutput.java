@@ -35,7 +35,6 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -170,22 +169,15 @@ final class ExactOutput {
   }
 
   /**
-   * Publishes events with the project's {@link Replayer} and checks that all were acknowledged.
-   * The producer sends one request at a time per broker ({@code
-   * max.in.flight.requests.per.connection=1}): with more, a fresh idempotent producer whose first
-   * batch met a partition that was not yet led (a topic just created, a broker just restarted) was
-   * seen to get {@code OUT_OF_ORDER_SEQUENCE_NUMBER} for every later batch until its delivery
-   * timeout (Kafka 4.3.1 clients and broker), even after the admin client showed a leader.
+   * Publishes events with the project's {@link Replayer} (one request in flight per broker; its
+   * constructor says why) and checks that all were acknowledged.
    *
    * @param clients client settings (bootstrap servers, security)
    * @param topic the events topic
    * @param events what to publish
    */
   static void publish(Properties clients, String topic, List<HistoryRecords.Keyed> events) {
-    Properties producer = new Properties();
-    producer.putAll(clients);
-    producer.setProperty(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-    try (Replayer replayer = new Replayer(producer, topic)) {
+    try (Replayer replayer = new Replayer(clients, topic)) {
       assertThat(replayer.publish(events)).isEqualTo(events.size());
     }
   }
