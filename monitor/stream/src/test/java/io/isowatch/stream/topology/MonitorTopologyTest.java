@@ -171,9 +171,12 @@ class MonitorTopologyTest {
         whole("s4", "T6", 0, 6, TxnStatus.COMMITTED, new Operation(OpKind.READ, "x", 1L)),
         whole("s5", "T7", 0, 7, TxnStatus.ABORTED, new Operation(OpKind.WRITE, "w", 1L)),
         whole("s6", "T8", 0, 8, TxnStatus.COMMITTED, new Operation(OpKind.READ, "w", 1L)));
-    Violation t6ReadsT1 = g1a("6a552a73228acebf7001aec15e17ceb0", history.get(5), history.get(0), new Window(at(1), at(6), 6L));
-    Violation t8ReadsT7 = g1a("30ffb07760dc68f33ed69b8f7ec0177a", history.get(7), history.get(6), new Window(at(1), at(8), 8L));
-    Violation t8ReadsT7InWindow = g1a("30ffb07760dc68f33ed69b8f7ec0177a", history.get(7), history.get(6), new Window(at(5), at(8), 4L));
+    Violation t6ReadsT1 = g1a("6a552a73228acebf7001aec15e17ceb0", history.get(5), history.get(0), new Window(at(1), at(6), 6L),
+        "T6 read x = 1 from T1, which aborted");
+    Violation t8ReadsT7 = g1a("30ffb07760dc68f33ed69b8f7ec0177a", history.get(7), history.get(6), new Window(at(1), at(8), 8L),
+        "T8 read w = 1 from T7, which aborted");
+    Violation t8ReadsT7InWindow = g1a("30ffb07760dc68f33ed69b8f7ec0177a", history.get(7), history.get(6),
+        new Window(at(5), at(8), 4L), "T8 read w = 1 from T7, which aborted");
 
     MonitorMetrics whole = MonitorMetrics.inMemory();
     assertThat(run(CONFIG, whole, history)).containsExactly(KeyValue.pair("db", t6ReadsT1), KeyValue.pair("db", t8ReadsT7));
@@ -210,12 +213,12 @@ class MonitorTopologyTest {
   }
 
   /** The G1a of {@code reader} reading the aborted {@code writer}'s write, detected at the reader's end. */
-  private static Violation g1a(String id, Transaction reader, Transaction writer, Window window) {
+  private static Violation g1a(String id, Transaction reader, Transaction writer, Window window, String summary) {
     return new Violation("db", id, reader.getEndTime(), io.isowatch.schemas.Level.READ_COMMITTED, "G1a",
         new Witness(List.of(
             new WitnessTransaction(reader.getTxnId(), reader.getSessionId(), TxnStatus.COMMITTED, reader.getOps()),
             new WitnessTransaction(writer.getTxnId(), writer.getSessionId(), TxnStatus.ABORTED, writer.getOps())),
             List.of()),
-        window);
+        window, summary);
   }
 }
