@@ -27,9 +27,11 @@ final class KnownAnswerAssert {
     unwanted.retainAll(row.mustNotFind());
     assertThat(unwanted).as(where + ": anomalies that must not be found").isEmpty();
     if (row.forbiddenLevel() != null) {
-      assertThat(m.forbidden().stream().map(Violation::anomaly).map(Anomaly::id).collect(Collectors.toList()))
-          .as(where + ": violations of " + row.forbiddenLevel()).isEmpty();
-      assertThat(m.forbiddenVerdict()).as(where + ": verdict at " + row.forbiddenLevel()).isEqualTo(Verdict.CONSISTENT);
+      assertThat(m.forbidden().violations().stream().map(Violation::anomaly).map(Anomaly::id)
+          .collect(Collectors.toList())).as(where + ": violations of " + row.forbiddenLevel()).isEmpty();
+      assertThat(m.forbidden().verdict())
+          .as(where + ": verdict at " + row.forbiddenLevel() + " (" + m.forbidden().reason() + ")")
+          .isEqualTo(Verdict.CONSISTENT);
     }
     assertThat(m.readCommitted().verdict()).as(where + ": axiomatic read committed").isEqualTo(Verdict.CONSISTENT);
     if (row.mustAbort()) {

@@ -4,7 +4,6 @@ import io.isowatch.checker.Checkers;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
-import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.connectors.probe.Dialect;
@@ -15,7 +14,6 @@ import io.isowatch.connectors.probe.ProbeException;
 import io.isowatch.connectors.probe.ProbeResult;
 import io.isowatch.connectors.probe.ProbeWorkload;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -29,16 +27,15 @@ import java.util.Set;
  * @param result the probe's counts
  * @param history the recorded history
  * @param found every anomaly the serializable Adya check reported
- * @param forbidden the violations of the row's forbidden level (empty if the row has none)
- * @param forbiddenVerdict the verdict at the row's forbidden level, null if the row has none
+ * @param forbidden the Adya check at the row's forbidden level (its violations, verdict and, when
+ *     UNKNOWN, the reason), null if the row has none
  * @param readCommitted the axiomatic read committed result
  */
 public record Measurement(
     ProbeResult result,
     History history,
     Set<Anomaly> found,
-    List<Violation> forbidden,
-    Verdict forbiddenVerdict,
+    CheckResult forbidden,
     CheckResult readCommitted) {
 
   /**
@@ -64,9 +61,7 @@ public record Measurement(
       found.add(v.anomaly());
     }
     CheckResult forbidden = row.forbiddenLevel() == null ? null : Checkers.adya(row.forbiddenLevel(), true).check(h);
-    return new Measurement(result, h, found,
-        forbidden == null ? List.of() : forbidden.violations(),
-        forbidden == null ? null : forbidden.verdict(),
+    return new Measurement(result, h, found, forbidden,
         Checkers.forLevel(Level.READ_COMMITTED).check(h));
   }
 }

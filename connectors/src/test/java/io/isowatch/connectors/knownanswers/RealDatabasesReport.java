@@ -95,7 +95,7 @@ class RealDatabasesReport {
           held++;
         } catch (AssertionError e) {
           failures.add("run " + run + " (seed " + (1000L * tag + run) + "): " + e.getMessage()
-              + "; verdict at " + row.forbiddenLevel() + ": " + m.forbiddenVerdict()
+              + "; verdict at " + row.forbiddenLevel() + ": " + (m.forbidden() == null ? null : m.forbidden().verdict())
               + "; axiomatic read committed: " + m.readCommitted().verdict() + " "
               + m.readCommitted().violations().stream().map(v -> v.anomaly().id()).toList());
         }
