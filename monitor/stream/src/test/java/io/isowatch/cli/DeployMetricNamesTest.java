@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.isowatch.checker.level.Level;
 import io.isowatch.schemas.TxnEvent;
-import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.metrics.MetricsEndpoint;
 import io.isowatch.stream.replay.HistoryRecords;
@@ -16,8 +15,6 @@ import io.isowatch.stream.replay.Replayer;
 import io.isowatch.stream.replay.WriteSkewWorkload;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,8 +34,6 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -46,7 +41,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -94,22 +88,8 @@ class DeployMetricNamesTest {
     overlay.setProperty(StreamsConfig.STATE_DIR_CONFIG, tmp.toString());
     MonitorRequest request = new MonitorRequest(config, KafkaBroker.bootstrapServers(), "deploy-app", overlay,
         true, Optional.of(1), Optional.of((short) 1), MetricsEndpoint.DEFAULT_BIND, 0, Optional.empty(), false);
-    StringWriter out = new StringWriter();
-    CountDownLatch stop = new CountDownLatch(1);
-    AtomicReference<MonitorApp> app = new AtomicReference<>();
-    CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new MonitorRunner(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))
-            .run(request, stop, app::set);
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    try {
-      await().atMost(Duration.ofSeconds(60)).until(() -> app.get() != null
-          && app.get().state() == KafkaStreams.State.RUNNING);
-      String startLine = out.toString().lines().findFirst().orElseThrow();
-      URI metrics = URI.create(startLine.replaceFirst(".*metrics at (http://\\S+/metrics).*", "$1"));
+    try (RunningMonitor monitor = RunningMonitor.start(request)) {
+      URI metrics = monitor.metrics();
       WriteSkewWorkload.Generated run = publishWriteSkews(config, "deploy-serializable");
       publishWriteSkews(config, "deploy-si");
       int skews = run.skews().size();
@@ -134,10 +114,7 @@ class DeployMetricNamesTest {
             "isowatch_check_latency_seconds_count " + skews,
             "isowatch_dlq_records_total{reason=\"bad-marker\"} 1.0");
       });
-    } finally {
-      stop.countDown();
     }
-    assertThat(code.get(60, TimeUnit.SECONDS)).isEqualTo(ExitCode.CONSISTENT);
   }
 
   /** @return each rule's expression, keyed {@code alerts.yml: ALERTNAME} */

@@ -6,15 +6,12 @@ import static org.awaitility.Awaitility.await;
 import io.isowatch.checker.level.Level;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.WitnessEdge;
-import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.replay.HistoryRecords;
 import io.isowatch.stream.replay.Replayer;
 import io.isowatch.stream.replay.WriteSkewWorkload;
 import io.isowatch.stream.topology.MonitorConfig;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,12 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -82,22 +74,8 @@ class ViolationsPageBrowserTest {
     overlay.setProperty(StreamsConfig.STATE_DIR_CONFIG, tmp.resolve("state").toString());
     MonitorRequest request = new MonitorRequest(config, KafkaBroker.bootstrapServers(), "browser-app", overlay, true,
         Optional.of(1), Optional.of((short) 1), "127.0.0.1", 0, Optional.empty(), false);
-    StringWriter out = new StringWriter();
-    CountDownLatch stop = new CountDownLatch(1);
-    AtomicReference<MonitorApp> app = new AtomicReference<>();
-    CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new MonitorRunner(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))
-            .run(request, stop, app::set);
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    try {
-      await().atMost(Duration.ofSeconds(60)).until(() -> app.get() != null
-          && app.get().state() == KafkaStreams.State.RUNNING);
-      String startLine = out.toString().lines().findFirst().orElseThrow();
-      URI page = URI.create(startLine.substring(startLine.indexOf("violations at ") + "violations at ".length()));
+    try (RunningMonitor monitor = RunningMonitor.start(request)) {
+      URI page = monitor.violationsPage();
 
       WriteSkewWorkload.Generated run = WriteSkewWorkload.generate(30, 3, 4, 25, 5);
       assertThat(run.skews()).hasSize(1);
@@ -154,9 +132,6 @@ class ViolationsPageBrowserTest {
       } finally {
         driver.quit();
       }
-    } finally {
-      stop.countDown();
-      assertThat(code.get(60, TimeUnit.SECONDS)).isEqualTo(ExitCode.CONSISTENT);
     }
   }
 
