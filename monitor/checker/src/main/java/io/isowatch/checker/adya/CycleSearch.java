@@ -47,8 +47,13 @@ final class CycleSearch {
   /** Edge visits allowed per class and component: at most this many. */
   static final long WORK = 20_000_000L;
 
-  /** Edge visits allowed per class and component: at least this many, plus 8 per node and edge. */
-  static final long BASE_WORK = 1_000_000L;
+  /**
+   * Edge visits allowed per class and component: at least this many, plus 8 per node and edge. At
+   * 1,000,000 the G-nonadjacent search ran out on 1 of about 10 PostgreSQL REPEATABLE READ
+   * write-skew runs of the known-answer suite (200 committed, about 180 aborted transactions); at
+   * 8,000,000, none of 8 runs.
+   */
+  static final long BASE_WORK = 8_000_000L;
 
   /** Nodes (states) a first, near search visits per candidate edge. */
   static final int NEAR = 64;
