@@ -24,38 +24,17 @@ public final class TransactionRecorder {
   private final ConcurrentMap<String, SessionRecorder> sessions = new ConcurrentHashMap<>();
 
   /**
-   * A recorder stamping transactions with the system clock and keeping keys and values in
-   * plaintext ({@link Privacy#plaintext}): for sinks that stay inside the application (a history
-   * file, a test). A recorder that publishes should be given {@link Privacy#hashed}.
-   *
-   * @param historyId the monitored database, e.g. {@code orders-db}
-   * @param sink where ended transactions go
-   */
-  public TransactionRecorder(String historyId, TransactionSink sink) {
-    this(historyId, sink, TransactionRecorder::systemMicros, Privacy.plaintext());
-  }
-
-  /**
    * A recorder stamping transactions with the system clock.
    *
    * @param historyId the monitored database, e.g. {@code orders-db}
    * @param sink where ended transactions go
-   * @param privacy how keys and values are recorded, e.g. {@code Privacy.hashed(secret)}
+   * @param privacy how keys and values are recorded: {@code Privacy.hashed(secret)} for a recorder
+   *     that publishes (keyed hashes leave the application, not the data), {@code
+   *     Privacy.plaintext()} only where the records stay inside (a history file, a test); there is
+   *     no default, so nothing leaves in plaintext by omission
    */
   public TransactionRecorder(String historyId, TransactionSink sink, Privacy privacy) {
     this(historyId, sink, TransactionRecorder::systemMicros, privacy);
-  }
-
-  /**
-   * A recorder keeping keys and values in plaintext ({@link Privacy#plaintext}).
-   *
-   * @param historyId the monitored database, e.g. {@code orders-db}
-   * @param sink where ended transactions go
-   * @param clockMicros the time now, in microseconds since the epoch (UTC); called from the
-   *     application's threads, so it must be thread-safe
-   */
-  public TransactionRecorder(String historyId, TransactionSink sink, LongSupplier clockMicros) {
-    this(historyId, sink, clockMicros, Privacy.plaintext());
   }
 
   /**

@@ -23,7 +23,7 @@ class TransactionRecorderTest {
   void recordsCommittedAndAbortedTransactionsWithSequenceNumbersAndMicroseconds() {
     CollectingSink sink = new CollectingSink();
     AtomicLong clock = new AtomicLong(T0);
-    TransactionRecorder recorder = new TransactionRecorder("orders-db", sink, () -> clock.getAndAdd(250));
+    TransactionRecorder recorder = new TransactionRecorder("orders-db", sink, () -> clock.getAndAdd(250), Privacy.plaintext());
 
     SessionRecorder s = recorder.begin("conn-1");
     s.readInitial("x");
@@ -50,7 +50,7 @@ class TransactionRecorderTest {
   @Test
   void sessionsOnTwoThreadsAreNumberedIndependently() throws Exception {
     CollectingSink sink = new CollectingSink();
-    TransactionRecorder recorder = new TransactionRecorder("db", sink, () -> T0);
+    TransactionRecorder recorder = new TransactionRecorder("db", sink, () -> T0, Privacy.plaintext());
     int perSession = 200;
     CyclicBarrier start = new CyclicBarrier(2);
     List<Throwable> failures = new ArrayList<>();
@@ -102,7 +102,7 @@ class TransactionRecorderTest {
 
   @Test
   void misuseIsRefusedWithTheSessionNamed() {
-    TransactionRecorder recorder = new TransactionRecorder("db", new CollectingSink(), () -> T0);
+    TransactionRecorder recorder = new TransactionRecorder("db", new CollectingSink(), () -> T0, Privacy.plaintext());
     SessionRecorder s = recorder.begin("a");
     s.commit();
 
@@ -124,7 +124,7 @@ class TransactionRecorderTest {
     TransactionRecorder recorder = new TransactionRecorder("db", txn -> {
       calls.incrementAndGet();
       throw new IllegalStateException("broker unreachable");
-    }, () -> T0);
+    }, () -> T0, Privacy.plaintext());
     SessionRecorder s = recorder.begin("a");
     s.write("x", 1);
 
@@ -153,7 +153,7 @@ class TransactionRecorderTest {
   @Test
   void anUnknownOutcomeIsRecordedAndAForgottenSessionStartsAfresh() {
     CollectingSink sink = new CollectingSink();
-    TransactionRecorder recorder = new TransactionRecorder("db", sink, () -> T0);
+    TransactionRecorder recorder = new TransactionRecorder("db", sink, () -> T0, Privacy.plaintext());
     SessionRecorder s = recorder.begin("a");
     s.write("x", 1);
     assertThatThrownBy(() -> recorder.forget("a"))

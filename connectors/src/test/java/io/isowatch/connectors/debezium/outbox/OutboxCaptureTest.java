@@ -1,5 +1,6 @@
 package io.isowatch.connectors.debezium.outbox;
 
+import io.isowatch.connectors.privacy.Privacy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -59,7 +60,7 @@ class OutboxCaptureTest {
       c1.setAutoCommit(false);
       c2.setAutoCommit(false);
       Map<String, Connection> conns = Map.of("s1", c1, "s2", c2);
-      TransactionRecorder recorder = new TransactionRecorder("pg", new OutboxSink(conns::get));
+      TransactionRecorder recorder = new TransactionRecorder("pg", new OutboxSink(conns::get), Privacy.plaintext());
 
       try (ChangeStream stream = ChangeStream.start(config, new OutboxRelay(out::add, (r, v) -> rejected.add(r)))) {
         await().atMost(Duration.ofSeconds(60)).until(config::slotActive);
