@@ -50,11 +50,19 @@ import picocli.CommandLine.Option;
  * long, SerialRegisterHistories.Sink)}, O(keys) memory) as whole {@code Transaction} records on one
  * partition, checked at causal consistency (RC+RA+CC) with {@code exactly_once_v2}. The producer
  * stays at most {@code --max-lag} transactions ahead of the checker, so the figure is the monitor's
- * sustained rate and the broker's log stays small.
+ * sustained rate and the broker's log stays small. Event time advances {@value #EVENT_TIME_STEP_MICROS}
+ * µs per transaction.
  */
 @Command(name = "isowatch-soak-bench", mixinStandardHelpOptions = true,
     description = "Replays a long serial register history through one monitor and samples heap and state size.")
 public final class SoakBenchmark implements Callable<Integer> {
+  /**
+   * Event time between consecutive transactions, µs: 1,000 transactions per second of event time,
+   * so that what the monitor keeps for an event-time span (the assembler's duplicate retention, 60 s
+   * by default: 60,000 transactions) is bounded as in a real run, not the whole replay.
+   */
+  static final long EVENT_TIME_STEP_MICROS = 1_000;
+
   @Option(names = "--transactions", description = "Transactions to replay (default: ${DEFAULT-VALUE}).")
   long transactions = 10_000_000;
 
@@ -73,7 +81,6 @@ public final class SoakBenchmark implements Callable<Integer> {
   @Option(names = "--seed", description = "Generation seed (default: ${DEFAULT-VALUE}).")
   long seed = 1;
 
-  /** One sample, taken when the checker had checked {@code checked} transactions. */
   /**
    * One sample, taken when the checker had checked {@code checked} transactions.
    *
@@ -227,7 +234,7 @@ public final class SoakBenchmark implements Callable<Integer> {
               while (sent.get() - checked.count() > maxLag) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
               }
-              long begin = startMicros + label * (SerialRegisterHistories.OPS_PER_TXN + 2);
+              long begin = startMicros + label * EVENT_TIME_STEP_MICROS;
               sink.accept(Transaction.newBuilder()
                   .setHistoryId("soak")
                   .setSessionId("s" + session)
@@ -236,7 +243,7 @@ public final class SoakBenchmark implements Callable<Integer> {
                   .setStatus(TxnStatus.COMMITTED)
                   .setOps(new ArrayList<>(ops))
                   .setBeginTime(Instant.ofEpochSecond(0, begin * 1000))
-                  .setEndTime(Instant.ofEpochSecond(0, (begin + SerialRegisterHistories.OPS_PER_TXN + 1) * 1000))
+                  .setEndTime(Instant.ofEpochSecond(0, (begin + EVENT_TIME_STEP_MICROS / 2) * 1000))
                   .build());
               sent.incrementAndGet();
             }
