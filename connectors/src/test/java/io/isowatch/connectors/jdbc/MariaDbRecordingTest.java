@@ -1,11 +1,11 @@
 package io.isowatch.connectors.jdbc;
 
 import io.isowatch.connectors.testdb.MariaDbServer;
+import io.isowatch.connectors.testdb.PrivateServer;
 import java.sql.SQLException;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.mariadb.jdbc.MariaDbDataSource;
 
 /**
@@ -15,23 +15,12 @@ import org.mariadb.jdbc.MariaDbDataSource;
  */
 @Timeout(120)
 class MariaDbRecordingTest extends RecordingDataSourceContract {
-  private static MariaDbServer server;
-
-  @BeforeAll
-  static void start() {
-    server = MariaDbServer.start(true);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension
+  static final PrivateServer<MariaDbServer> SERVER = PrivateServer.of(() -> MariaDbServer.start(true));
 
   @Override
   DataSource realDataSource() throws SQLException {
-    return new MariaDbDataSource(server.jdbcUrl());
+    return new MariaDbDataSource(SERVER.get().jdbcUrl());
   }
 
   @Override

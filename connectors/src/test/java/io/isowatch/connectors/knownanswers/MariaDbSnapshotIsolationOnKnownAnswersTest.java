@@ -1,10 +1,10 @@
 package io.isowatch.connectors.knownanswers;
 
 import io.isowatch.connectors.testdb.MariaDbServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.isowatch.connectors.testdb.PrivateServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The MariaDB row of the known-answer table (issue 6) with {@code innodb_snapshot_isolation=ON},
@@ -12,23 +12,12 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class MariaDbSnapshotIsolationOnKnownAnswersTest {
-  private static MariaDbServer server;
-
-  @BeforeAll
-  static void start() {
-    server = MariaDbServer.start(true);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension
+  static final PrivateServer<MariaDbServer> SERVER = PrivateServer.of(() -> MariaDbServer.start(true));
 
   @Test
   void repeatableReadLosesNoUpdateAndShowsNothingSnapshotIsolationForbids() throws Exception {
     KnownAnswer row = KnownAnswer.MARIADB_REPEATABLE_READ_SI_ON;
-    KnownAnswerAssert.holds(row, Measurement.run(row, server.jdbcUrl(), "mrrsi", 6));
+    KnownAnswerAssert.holds(row, Measurement.run(row, SERVER.get().jdbcUrl(), "mrrsi", 6));
   }
 }

@@ -10,6 +10,7 @@ import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.connectors.testdb.MariaDbServer;
 import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.connectors.testdb.PrivateServer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -17,10 +18,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,24 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class ProbeTest {
-  private static PostgresServer pg;
-  private static MariaDbServer maria;
-
-  @BeforeAll
-  static void start() {
-    pg = PostgresServer.start();
-    maria = MariaDbServer.start(false);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (pg != null) {
-      pg.close();
-    }
-    if (maria != null) {
-      maria.close();
-    }
-  }
+  @RegisterExtension
+  static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
+  @RegisterExtension
+  static final PrivateServer<MariaDbServer> MARIADB = PrivateServer.of(() -> MariaDbServer.start(false));
 
   private static ProbeConfig config(String url, ProbeWorkload workload, String tag, int sessions, long txns) {
     return new ProbeConfig(url, null, null, ProbeIsolation.SERIALIZABLE, workload, Scenario.RANDOM,
@@ -95,7 +81,7 @@ class ProbeTest {
 
   @Test
   void listAppendOnPostgresReadsBackEveryAppendInOrder() throws Exception {
-    History h = run(config(pg.jdbcUrl(), ProbeWorkload.LIST_APPEND, "pt-la", 1, 60), 60);
+    History h = run(config(POSTGRES.get().jdbcUrl(), ProbeWorkload.LIST_APPEND, "pt-la", 1, 60), 60);
     assertThat(h.txnCount()).isEqualTo(60);
     assertThat(h.keyCount()).isLessThanOrEqualTo(3);
     assertSequential(h);
@@ -103,26 +89,26 @@ class ProbeTest {
 
   @Test
   void rwRegisterOnPostgresReadsBackTheLastWrite() throws Exception {
-    History h = run(config(pg.jdbcUrl(), ProbeWorkload.RW_REGISTER, "pt-rw", 1, 60), 60);
+    History h = run(config(POSTGRES.get().jdbcUrl(), ProbeWorkload.RW_REGISTER, "pt-rw", 1, 60), 60);
     assertThat(h.txnCount()).isEqualTo(60);
     assertSequential(h);
   }
 
   @Test
   void listAppendOnMariaDbReadsBackEveryAppendInOrder() throws Exception {
-    History h = run(config(maria.jdbcUrl(), ProbeWorkload.LIST_APPEND, "mt-la", 1, 60), 60);
+    History h = run(config(MARIADB.get().jdbcUrl(), ProbeWorkload.LIST_APPEND, "mt-la", 1, 60), 60);
     assertSequential(h);
   }
 
   @Test
   void rwRegisterOnMariaDbReadsBackTheLastWrite() throws Exception {
-    History h = run(config(maria.jdbcUrl(), ProbeWorkload.RW_REGISTER, "mt-rw", 1, 60), 60);
+    History h = run(config(MARIADB.get().jdbcUrl(), ProbeWorkload.RW_REGISTER, "mt-rw", 1, 60), 60);
     assertSequential(h);
   }
 
   @Test
   void historyFileReadsBackTheSameTransactions(@TempDir Path dir) throws Exception {
-    History h = run(config(pg.jdbcUrl(), ProbeWorkload.LIST_APPEND, "pt-file", 1, 20), 20);
+    History h = run(config(POSTGRES.get().jdbcUrl(), ProbeWorkload.LIST_APPEND, "pt-file", 1, 20), 20);
     Path file = dir.resolve("probe.jsonl");
     HistoryFiles.write(h, HistoryFormat.JSONL, file);
     History back = HistoryFiles.read(file, HistoryFormat.JSONL, n -> { });
@@ -134,7 +120,7 @@ class ProbeTest {
   @Test
   void concurrentSessionsCommitExactlyTheAskedNumber() throws Exception {
     HistoryCollector collector = new HistoryCollector();
-    ProbeConfig c = new ProbeConfig(pg.jdbcUrl(), null, null, ProbeIsolation.SERIALIZABLE,
+    ProbeConfig c = new ProbeConfig(POSTGRES.get().jdbcUrl(), null, null, ProbeIsolation.SERIALIZABLE,
         ProbeWorkload.LIST_APPEND, Scenario.RANDOM, 4, 2, 100, null, "probe-test", "pt-conc", 7);
     ProbeResult r = new Probe(c, Dialect.forUrl(c.jdbcUrl()), collector).run();
     History h = collector.history();

@@ -19,6 +19,7 @@ import io.isowatch.connectors.probe.ProbeResult;
 import io.isowatch.connectors.probe.ProbeWorkload;
 import io.isowatch.connectors.probe.Scenario;
 import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.connectors.testdb.PrivateServer;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
@@ -33,10 +34,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,35 +48,28 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(240)
 class ListAppendCdcTest {
   private static final String SENTINEL = "cdc-test-sentinel";
-  private static PostgresServer pg;
+  @RegisterExtension
+  static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
 
   @BeforeAll
   static void start() throws Exception {
-    pg = PostgresServer.start();
-    try (Connection c = pg.connect()) {
+    try (Connection c = POSTGRES.get().connect()) {
       ListAppendCapture.prepare(c);
-    }
-  }
-
-  @AfterAll
-  static void stop() {
-    if (pg != null) {
-      pg.close();
     }
   }
 
   @Test
   void streamConfirmsEveryCommitAndARemovedEventIsALostCommit(@TempDir Path dir) throws Exception {
-    CaptureConfig config = ListAppendCapture.config(pg.jdbcUrl(), dir.resolve("offsets.dat"), false);
+    CaptureConfig config = ListAppendCapture.config(POSTGRES.get().jdbcUrl(), dir.resolve("offsets.dat"), false);
     List<String> events = Collections.synchronizedList(new ArrayList<>());
     List<Transaction> recorded = Collections.synchronizedList(new ArrayList<>());
-    ProbeConfig probe = new ProbeConfig(pg.jdbcUrl(), null, null, ProbeIsolation.REPEATABLE_READ,
+    ProbeConfig probe = new ProbeConfig(POSTGRES.get().jdbcUrl(), null, null, ProbeIsolation.REPEATABLE_READ,
         ProbeWorkload.LIST_APPEND, Scenario.RANDOM, 4, 3, 150, null, "cdc", "cdc", 7);
     ProbeResult result;
     try (ChangeStream stream = ChangeStream.start(config, (dest, key, value) -> events.add(value))) {
       await().atMost(Duration.ofSeconds(60)).until(config::slotActive);
-      result = new Probe(probe, Dialect.forUrl(pg.jdbcUrl()), recorded::add).run();
-      try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+      result = new Probe(probe, Dialect.forUrl(POSTGRES.get().jdbcUrl()), recorded::add).run();
+      try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
         s.executeUpdate("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('" + SENTINEL + "', '')");
       }
       // commit order: once the sentinel's transaction is whole, every probe commit has been streamed
@@ -133,7 +127,7 @@ class ListAppendCdcTest {
 
   private static Map<String, List<Long>> finalLists(ProbeConfig probe) throws Exception {
     Map<String, List<Long>> lists = new HashMap<>();
-    try (Connection c = pg.connect(); Statement s = c.createStatement();
+    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT k, v FROM " + Dialect.LIST_TABLE + " WHERE k LIKE 'cdc-k%'")) {
       while (rs.next()) {
         lists.put(rs.getString(1), ListValues.parse(rs.getString(2)));

@@ -9,6 +9,7 @@ import io.isowatch.connectors.debezium.engine.ChangeStream;
 import io.isowatch.connectors.recorder.SessionRecorder;
 import io.isowatch.connectors.recorder.TransactionRecorder;
 import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.connectors.testdb.PrivateServer;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
 import java.nio.file.Path;
@@ -19,10 +20,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,31 +33,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 class OutboxCaptureTest {
-  private static PostgresServer pg;
+  @RegisterExtension
+  static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
 
   @BeforeAll
   static void start() throws SQLException {
-    pg = PostgresServer.start();
-    try (Connection c = pg.connect()) {
+    try (Connection c = POSTGRES.get().connect()) {
       OutboxSink.createTable(c);
-    }
-  }
-
-  @AfterAll
-  static void stop() {
-    if (pg != null) {
-      pg.close();
     }
   }
 
   @Test
   void deliversExactlyTheCommittedTransactionsInCommitOrderAndResumesAfterRestart(@TempDir Path dir)
       throws Exception {
-    CaptureConfig config = new CaptureConfig(pg.jdbcUrl(), "isowatch-outbox", "isowatch_outbox",
+    CaptureConfig config = new CaptureConfig(POSTGRES.get().jdbcUrl(), "isowatch-outbox", "isowatch_outbox",
         "isowatch_outbox", List.of("public." + OutboxSink.TABLE), dir.resolve("offsets.dat"), false);
     List<Transaction> out = Collections.synchronizedList(new ArrayList<>());
     List<String> rejected = Collections.synchronizedList(new ArrayList<>());
-    try (Connection c1 = pg.connect(); Connection c2 = pg.connect()) {
+    try (Connection c1 = POSTGRES.get().connect(); Connection c2 = POSTGRES.get().connect()) {
       c1.setAutoCommit(false);
       c2.setAutoCommit(false);
       Map<String, Connection> conns = Map.of("s1", c1, "s2", c2);

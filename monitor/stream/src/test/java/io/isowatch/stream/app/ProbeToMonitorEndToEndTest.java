@@ -10,6 +10,7 @@ import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Edge;
 import io.isowatch.cli.IsowatchCli;
 import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.connectors.testdb.PrivateServer;
 import io.isowatch.schemas.EdgeType;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.TxnStatus;
@@ -32,11 +33,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -52,21 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(240)
 class ProbeToMonitorEndToEndTest {
   private static final Duration PATIENCE = Duration.ofSeconds(120);
-  private static PostgresServer postgres;
+  @RegisterExtension
+  static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
 
   @TempDir Path tmp;
-
-  @BeforeAll
-  static void startPostgres() {
-    postgres = PostgresServer.start();
-  }
-
-  @AfterAll
-  static void stopPostgres() {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
 
   @Test
   void writeSkewAtRepeatableReadReachesTheViolationsTopicAsG2Item() throws Exception {
@@ -84,7 +73,7 @@ class ProbeToMonitorEndToEndTest {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
       int exit = IsowatchCli.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(
-          "probe", "--jdbc-url", postgres.jdbcUrl(), "--isolation", "repeatable-read",
+          "probe", "--jdbc-url", POSTGRES.get().jdbcUrl(), "--isolation", "repeatable-read",
           "--scenario", "write-skew", "--sessions", "4", "--keys", "4", "--transactions", "300",
           "--seed", "7", "--run-tag", "e2e", "--history-id", "pg-e2e",
           "--bootstrap-servers", KafkaBroker.bootstrapServers(), "--topic", config.eventsTopic(),

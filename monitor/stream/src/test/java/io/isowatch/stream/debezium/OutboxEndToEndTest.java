@@ -14,6 +14,7 @@ import io.isowatch.connectors.probe.Dialect;
 import io.isowatch.connectors.probe.ListValues;
 import io.isowatch.connectors.probe.PostgresDialect;
 import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.connectors.testdb.PrivateServer;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
@@ -39,11 +40,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -61,26 +62,19 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(300)
 class OutboxEndToEndTest {
   private static final int ROUNDS = 3;
-  private static PostgresServer pg;
+  @RegisterExtension
+  static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
 
   @TempDir Path tmp;
 
   @BeforeAll
   static void start() throws Exception {
-    pg = PostgresServer.start();
-    try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
       OutboxSink.createTable(c);
       s.execute(new PostgresDialect().createListTableSql());
       for (int r = 0; r < ROUNDS; r++) {
         s.execute("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('x" + r + "', ''), ('y" + r + "', '')");
       }
-    }
-  }
-
-  @AfterAll
-  static void stop() {
-    if (pg != null) {
-      pg.close();
     }
   }
 
@@ -93,7 +87,7 @@ class OutboxEndToEndTest {
         Optional.empty());
     Properties state = new Properties();
     state.setProperty(StreamsConfig.STATE_DIR_CONFIG, tmp.resolve("state").toString());
-    CaptureConfig capture = new CaptureConfig(pg.jdbcUrl(), "e2e-outbox", "e2e_outbox", "e2e_outbox",
+    CaptureConfig capture = new CaptureConfig(POSTGRES.get().jdbcUrl(), "e2e-outbox", "e2e_outbox", "e2e_outbox",
         List.of("public." + OutboxSink.TABLE), tmp.resolve("offsets.dat"), false);
     List<String> rejected = new ArrayList<>();
 
@@ -101,7 +95,7 @@ class OutboxEndToEndTest {
             MonitorApp.properties("e2e-outbox-app", KafkaBroker.bootstrapServers(), state), s -> { });
         KafkaTransactionSink events = new KafkaTransactionSink(KafkaBroker.bootstrapServers(), config.eventsTopic(), Map.of());
         ChangeStream stream = ChangeStream.start(capture, new OutboxRelay(events, (r, v) -> rejected.add(r)));
-        Connection c1 = pg.connect(); Connection c2 = pg.connect()) {
+        Connection c1 = POSTGRES.get().connect(); Connection c2 = POSTGRES.get().connect()) {
       await().atMost(Duration.ofSeconds(60)).until(capture::slotActive);
       for (Connection c : List.of(c1, c2)) {
         c.setAutoCommit(false);

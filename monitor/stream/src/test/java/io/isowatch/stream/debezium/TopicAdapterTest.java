@@ -18,6 +18,7 @@ import io.isowatch.connectors.probe.ProbeIsolation;
 import io.isowatch.connectors.probe.ProbeWorkload;
 import io.isowatch.connectors.probe.Scenario;
 import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.connectors.testdb.PrivateServer;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
@@ -37,11 +38,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -56,27 +57,20 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(300)
 class TopicAdapterTest {
   private static final String PREFIX = "adapter-";
-  private static PostgresServer pg;
+  @RegisterExtension
+  static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
 
   @BeforeAll
   static void start() throws Exception {
-    pg = PostgresServer.start();
-    try (Connection c = pg.connect()) {
+    try (Connection c = POSTGRES.get().connect()) {
       ListAppendCapture.prepare(c);
-    }
-  }
-
-  @AfterAll
-  static void stop() {
-    if (pg != null) {
-      pg.close();
     }
   }
 
   @Test
   void turnsConnectorTopicsIntoTheProbesTransactionsAndResumesFromCommittedOffsets(@TempDir Path dir)
       throws Exception {
-    CaptureConfig config = ListAppendCapture.config(pg.jdbcUrl(), dir.resolve("offsets.dat"), true);
+    CaptureConfig config = ListAppendCapture.config(POSTGRES.get().jdbcUrl(), dir.resolve("offsets.dat"), true);
     String rows = PREFIX + config.name() + ".public." + Dialect.LIST_TABLE;
     String txns = PREFIX + config.name() + ".transaction";
     KafkaBroker.broker().createTopic(rows, 1, Optional.empty());
@@ -128,10 +122,10 @@ class TopicAdapterTest {
 
   /** Runs 80 probe transactions at REPEATABLE READ, then commits the run's sentinel row. */
   private static void runProbe(String tag, List<Transaction> recorded) throws Exception {
-    ProbeConfig probe = new ProbeConfig(pg.jdbcUrl(), null, null, ProbeIsolation.REPEATABLE_READ,
+    ProbeConfig probe = new ProbeConfig(POSTGRES.get().jdbcUrl(), null, null, ProbeIsolation.REPEATABLE_READ,
         ProbeWorkload.LIST_APPEND, Scenario.RANDOM, 3, 3, 80, null, "adapter", tag, 5);
-    assertThat(new Probe(probe, Dialect.forUrl(pg.jdbcUrl()), recorded::add).run().committed()).isEqualTo(80);
-    try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+    assertThat(new Probe(probe, Dialect.forUrl(POSTGRES.get().jdbcUrl()), recorded::add).run().committed()).isEqualTo(80);
+    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
       s.executeUpdate("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('" + tag + "-sentinel', '')");
     }
   }
@@ -148,7 +142,7 @@ class TopicAdapterTest {
 
   private static Map<String, List<Long>> finalLists() throws Exception {
     Map<String, List<Long>> lists = new HashMap<>();
-    try (Connection c = pg.connect(); Statement s = c.createStatement();
+    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT k, v FROM " + Dialect.LIST_TABLE + " WHERE k LIKE 'ta_-k%'")) {
       while (rs.next()) {
         lists.put(rs.getString(1), ListValues.parse(rs.getString(2)));
