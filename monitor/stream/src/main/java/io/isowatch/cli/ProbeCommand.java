@@ -167,6 +167,10 @@ final class ProbeCommand implements Callable<Integer> {
       err.println("isowatch probe: " + e.getMessage());
       return ExitCode.BAD_INPUT;
     }
+    if (kafkaConfig != null && bootstrapServers == null) {
+      err.println("isowatch probe: --config " + kafkaConfig + " holds Kafka settings; it needs --bootstrap-servers");
+      return ExitCode.BAD_INPUT;
+    }
     Map<String, Object> settings;
     try {
       settings = kafkaSettings();

@@ -67,6 +67,15 @@ class ProbeCommandTest {
   }
 
   @Test
+  void kafkaConfigWithoutBootstrapServersExitsTwo() {
+    CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "--isolation",
+        "serializable", "--config", "/nonexistent/kafka.properties");
+    assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(r.err()).isEqualTo("isowatch probe: --config /nonexistent/kafka.properties holds Kafka settings;"
+        + " it needs --bootstrap-servers\n");
+  }
+
+  @Test
   void helpListsEveryOption() {
     CliRun r = CliRun.of("probe", "--help");
     assertThat(r.exitCode()).isEqualTo(ExitCode.CONSISTENT);
