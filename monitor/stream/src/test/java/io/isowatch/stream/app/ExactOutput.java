@@ -224,18 +224,28 @@ final class ExactOutput {
    * @param appId the monitor's application id
    * @param expected the uninterrupted run's violations, id to described form
    */
-  static void awaitExactly(Admin admin, Properties clients, MonitorConfig config, String appId,
-      Map<String, String> expected) {
-    await().atMost(PATIENCE).until(() -> consumed(admin, appId, config.eventsTopic()));
-    await().atMost(PATIENCE).until(() -> violations(clients, config.violationsTopic()).size() >= expected.size());
+  /**
+   * Waits until a violations topic stops growing: the same number of committed violations over 3 s,
+   * within 30 s.
+   *
+   * @return the topic's violations then
+   */
+  static List<Violation> awaitSettled(Properties clients, String topic) {
     int[] last = {-1};
     await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(30)).until(() -> {
-      int n = violations(clients, config.violationsTopic()).size();
+      int n = violations(clients, topic).size();
       boolean same = n == last[0];
       last[0] = n;
       return same;
     });
-    List<Violation> got = violations(clients, config.violationsTopic());
+    return violations(clients, topic);
+  }
+
+  static void awaitExactly(Admin admin, Properties clients, MonitorConfig config, String appId,
+      Map<String, String> expected) {
+    await().atMost(PATIENCE).until(() -> consumed(admin, appId, config.eventsTopic()));
+    await().atMost(PATIENCE).until(() -> violations(clients, config.violationsTopic()).size() >= expected.size());
+    List<Violation> got = awaitSettled(clients, config.violationsTopic());
     String shown = got.stream().map(v -> v.getViolationId() + " " + describe(v)).collect(Collectors.joining("\n"));
     assertThat(got.stream().map(Violation::getViolationId).toList()).as(shown).doesNotHaveDuplicates();
     Map<String, String> byId = new TreeMap<>();
