@@ -41,12 +41,10 @@ public final class RecordCodec {
       List.of(TxnEvent.class, Transaction.class, Violation.class, DeadLetter.class);
 
   /**
-   * Earlier schemas of the records, still read (docs/events.md, "Evolution rules", rule 5): files
-   * under {@link #WRITERS}, each the record's {@code .avsc} as it was released before a change.
+   * Class-path folder of the records' earlier schemas, still read (docs/events.md, "Evolution
+   * rules", rule 5): each file the record's {@code .avsc} as it was released before a change, named
+   * {@code <Record>-<version>.avsc}.
    */
-  public static final List<String> EARLIER_WRITERS = List.of("Violation-1.avsc");
-
-  /** Class-path folder of {@link #EARLIER_WRITERS}. */
   public static final String WRITERS = "/io/isowatch/schemas/writers/";
 
   private static final Map<Long, BinaryMessageDecoder<? extends SpecificRecord>> DECODERS = new HashMap<>();
@@ -58,9 +56,7 @@ public final class RecordCodec {
     register(Transaction.getClassSchema(), Transaction.getDecoder());
     register(Violation.getClassSchema(), Violation.getDecoder());
     register(DeadLetter.getClassSchema(), DeadLetter.getDecoder());
-    for (String writer : EARLIER_WRITERS) {
-      registerEarlier(writer);
-    }
+    registerEarlier(Violation.getDecoder(), "Violation-1.avsc");
   }
 
   private RecordCodec() {}
@@ -72,40 +68,39 @@ public final class RecordCodec {
   }
 
   /**
-   * Makes the current class's decoder read messages written with an earlier schema of the same
-   * record (Avro schema resolution: fields added since read as their defaults), and names that
-   * fingerprint after the resource, e.g. {@code Violation-1}.
+   * Makes a record's decoder read messages written with an earlier schema of the record (Avro
+   * schema resolution: fields added since read as their defaults), and names that fingerprint after
+   * the resource, e.g. {@code Violation-1}.
    *
-   * @param resource a file name under {@link #WRITERS}, {@code <Record>-<version>.avsc}
+   * @param decoder the current record class's decoder
+   * @param resource a file name under {@link #WRITERS}
    */
-  private static void registerEarlier(String resource) {
-    Schema writer;
-    try (InputStream in = RecordCodec.class.getResourceAsStream(WRITERS + resource)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + WRITERS + resource);
-      }
-      writer = new Schema.Parser()
-          .addTypes(List.of(Operation.getClassSchema(), TxnStatus.getClassSchema()))
-          .parse(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + WRITERS + resource, e);
-    }
-    BinaryMessageDecoder<? extends SpecificRecord> decoder = DECODERS.get(
-        SchemaNormalization.parsingFingerprint64(currentSchema(writer.getFullName())));
+  private static void registerEarlier(BinaryMessageDecoder<? extends SpecificRecord> decoder, String resource) {
+    Schema writer = earlierSchema(resource);
     decoder.addSchema(writer);
     long fp = SchemaNormalization.parsingFingerprint64(writer);
     DECODERS.put(fp, decoder);
     NAMES.put(fp, resource.substring(0, resource.length() - ".avsc".length()));
   }
 
-  private static Schema currentSchema(String fullName) {
-    for (Class<? extends SpecificRecord> type : TYPES) {
-      Schema s = org.apache.avro.specific.SpecificData.get().getSchema(type);
-      if (s.getFullName().equals(fullName)) {
-        return s;
+  /**
+   * @param resource a file name under {@link #WRITERS}, e.g. {@code Violation-1.avsc}
+   * @return that earlier schema, parsed with today's {@code Operation} and {@code TxnStatus} (which
+   *     it names but does not define)
+   * @throws IllegalStateException if the resource is missing
+   * @throws UncheckedIOException if it cannot be read
+   */
+  static Schema earlierSchema(String resource) {
+    try (InputStream in = RecordCodec.class.getResourceAsStream(WRITERS + resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + WRITERS + resource);
       }
+      return new Schema.Parser()
+          .addTypes(List.of(Operation.getClassSchema(), TxnStatus.getClassSchema()))
+          .parse(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + WRITERS + resource, e);
     }
-    throw new IllegalStateException("no current record type " + fullName);
   }
 
   /**
