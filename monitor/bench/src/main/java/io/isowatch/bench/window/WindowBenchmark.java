@@ -1,0 +1,217 @@
+package io.isowatch.bench.window;
+
+import io.isowatch.bench.family.SerialRegisterHistories;
+import io.isowatch.checker.awdit.IncrementalChecker;
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.history.TxnStatus;
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.window.WindowChecker;
+import io.isowatch.checker.window.WindowConfig;
+import io.isowatch.checker.window.WindowTxn;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The window checker's cost per transaction outside Kafka: the register family of the streaming
+ * benchmark ({@link SerialRegisterHistories}, 8 operations per transaction, 50 sessions, half reads,
+ * a serial "database", so no violation) offered as {@link WindowTxn}s, one at a time, to a {@link
+ * WindowChecker} with window W, the way the monitor's checker task offers them (read committed,
+ * read atomic and causal consistency checked; no time bound, no read grace).
+ *
+ * <p>Each repetition builds the transactions afresh (new key strings, as the stream decodes them,
+ * so no cached {@code String} hash is reused), offers them to a new checker and measures the
+ * current thread's CPU time ({@code ThreadMXBean}) over the offers only: µs of thread CPU per
+ * transaction. A warm-up run of the same kind precedes the timed ones. Heap: in use after a full GC
+ * with the last checker still reachable, minus the same before it was created, over the window's
+ * transactions (it includes the offered transactions the window keeps).
+ *
+ * <p>For the split by level, the same transactions also go (without a window, into one {@link
+ * History}) to one {@link IncrementalChecker} per level, timed alone: what each level costs in one
+ * generation, not in the window.
+ */
+@Command(name = "isowatch-window-bench", mixinStandardHelpOptions = true,
+    description = "Times the streaming monitor's window checker (RC+RA+CC) on the register family, in one thread.")
+public final class WindowBenchmark implements Callable<Integer> {
+  @Option(names = "--transactions", description = "Transactions offered per timed run (default: ${DEFAULT-VALUE}).")
+  int transactions = 200_000;
+
+  @Option(names = "--window", description = "Window W of the checker, in transactions (default: ${DEFAULT-VALUE}).")
+  int window = 20_000;
+
+  @Option(names = "--warmup", description = "Transactions of the untimed warm-up run (default: ${DEFAULT-VALUE}).")
+  int warmup = 100_000;
+
+  @Option(names = "--repetitions", description = "Timed runs; the median and the minimum are reported (default: ${DEFAULT-VALUE}).")
+  int repetitions = 3;
+
+  @Option(names = "--levels", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Also time RC, RA and CC alone, without a window (default: on; --no-levels to skip).")
+  boolean levels = true;
+
+  @Option(names = "--seed", description = "Generation seed (default: ${DEFAULT-VALUE}).")
+  long seed = 1;
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  /**
+   * Runs the benchmark; exit code 0, 1 if the checker reported a violation (the family has none),
+   * 2 on bad options.
+   *
+   * @param args see {@code --help}
+   */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new WindowBenchmark()).execute(args));
+  }
+
+  @Override
+  public Integer call() {
+    if (transactions < 2 || window < 2 || warmup < 0 || repetitions < 1) {
+      throw new CommandLine.ParameterException(new CommandLine(this),
+          "--transactions and --window must be at least 2, --warmup at least 0, --repetitions at least 1");
+    }
+    SerialRegisterHistories.Shape shape = SerialRegisterHistories.Shape.standard(transactions);
+    System.out.printf(Locale.ROOT, "# isowatch window benchmark: %,d transactions x 8 ops, 50 sessions, %,d keys,"
+        + " window %,d, RC+RA+CC, warm-up %,d, max heap %,d MiB, started %s%n", transactions, shape.keys(), window,
+        warmup, Runtime.getRuntime().maxMemory() >> 20, Instant.now());
+    if (warmup > 0) {
+      Run w = timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1);
+      System.out.printf(Locale.ROOT, "warm-up: %.1f µs per transaction%n", w.micros);
+    }
+    double[] micros = new double[repetitions];
+    long heap = 0;
+    for (int r = 0; r < repetitions; r++) {
+      Run run = timeWindow(shape, seed);
+      if (run.violations > 0) {
+        System.err.println("the checker reported " + run.violations + " violations on a serial history");
+        return 1;
+      }
+      micros[r] = run.micros;
+      heap = run.heapBytes;
+      System.out.printf(Locale.ROOT, "run %d: %.2f µs per transaction, heap %,d bytes per window transaction%n",
+          r + 1, run.micros, run.heapBytes / Math.min(window, transactions));
+    }
+    double median = median(micros);
+    System.out.println();
+    System.out.println("| transactions | window | thread CPU per txn (µs, median) | min (µs) | runs (µs) | txn/s of one core at the median | heap per window txn (bytes) |");
+    System.out.println("|---:|---:|---:|---:|---|---:|---:|");
+    StringBuilder runs = new StringBuilder();
+    for (double m : micros) {
+      runs.append(runs.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", m));
+    }
+    System.out.printf(Locale.ROOT, "| %,d | %,d | %.2f | %.2f | %s | %,.0f | %,d |%n", transactions, window, median,
+        Arrays.stream(micros).min().orElseThrow(), runs,
+        1e6 / median, heap / Math.min(window, transactions));
+    if (levels) {
+      System.out.println();
+      System.out.println("| level alone (one history, no window) | thread CPU per txn (µs, median) |");
+      System.out.println("|---|---:|");
+      for (Level level : List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL)) {
+        double[] lm = new double[repetitions];
+        for (int r = 0; r < repetitions; r++) {
+          lm[r] = timeLevel(build(shape, seed), level);
+        }
+        System.out.printf(Locale.ROOT, "| %s | %.2f |%n", level.cliName(), median(lm));
+      }
+    }
+    return 0;
+  }
+
+  /** What one timed window run measured. */
+  private record Run(double micros, long heapBytes, int violations) {}
+
+  private Run timeWindow(SerialRegisterHistories.Shape shape, long seed) {
+    long before = usedAfterGc();
+    List<WindowTxn> txns = build(shape, seed);
+    int n = txns.size();
+    WindowChecker checker = new WindowChecker(WindowConfig.of(window, 0, 0), new WindowChecker.Journal() {});
+    int violations = 0;
+    long t0 = THREADS.getCurrentThreadCpuTime();
+    for (WindowTxn t : txns) {
+      violations += checker.offer(t).violations().size();
+    }
+    long cpu = THREADS.getCurrentThreadCpuTime() - t0;
+    txns.clear(); // only what the checker keeps counts towards the heap
+    long heap = usedAfterGc() - before;
+    if (checker.windowSize() < 0) {
+      throw new IllegalStateException(); // keeps the checker reachable until the heap is measured
+    }
+    return new Run(cpu / 1e3 / n, heap, violations);
+  }
+
+  private double timeLevel(List<WindowTxn> txns, Level level) {
+    History h = new History();
+    IncrementalChecker checker = new IncrementalChecker(h, level);
+    long t0 = THREADS.getCurrentThreadCpuTime();
+    for (int i = 0; i < txns.size(); i++) {
+      WindowTxn txn = txns.get(i);
+      int t = h.beginTxn(h.session(txn.session()), i);
+      for (int o = 0, n = txn.opCount(); o < n; o++) {
+        int key = h.key(txn.key(o));
+        if (txn.kind(o) == OpKind.READ) {
+          h.read(key, txn.value(o));
+        } else {
+          h.write(key, txn.value(o));
+        }
+      }
+      h.end(txn.status());
+      if (!checker.accept(t).isEmpty()) {
+        throw new IllegalStateException("violation on a serial history at " + level.cliName());
+      }
+    }
+    return (THREADS.getCurrentThreadCpuTime() - t0) / 1e3 / txns.size();
+  }
+
+  /** @return the family's transactions as the monitor receives them: ids {@code t<n>}, sessions {@code s<n>} */
+  private List<WindowTxn> build(SerialRegisterHistories.Shape shape, long seed) {
+    List<WindowTxn> out = new ArrayList<>(shape.transactions());
+    SerialRegisterHistories.generate(shape, seed, new SerialRegisterHistories.Sink() {
+      private WindowTxn.Builder b;
+      private long label;
+
+      @Override
+      public void begin(int session, long label) {
+        this.label = label;
+        b = WindowTxn.builder("t" + label, "s" + session, 1_000L * label, TxnStatus.COMMITTED);
+      }
+
+      @Override
+      public void read(int key, long value) {
+        b.read(new String("k" + key), value);
+      }
+
+      @Override
+      public void write(int key, long value) {
+        b.write(new String("k" + key), value);
+      }
+
+      @Override
+      public void commit() {
+        out.add(b.build());
+      }
+    });
+    return out;
+  }
+
+  private static long usedAfterGc() {
+    System.gc();
+    System.gc();
+    Runtime rt = Runtime.getRuntime();
+    return rt.totalMemory() - rt.freeMemory();
+  }
+
+  private static double median(double[] xs) {
+    double[] s = xs.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+}
