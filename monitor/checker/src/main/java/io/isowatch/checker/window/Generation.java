@@ -11,6 +11,7 @@ import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
 import io.isowatch.checker.witness.WitnessRenderer;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
@@ -42,6 +43,8 @@ final class Generation {
   private long minTime;
   private long maxTime;
   private final LongArrayList elements = new LongArrayList();
+  /** Key hash ({@link WindowTxn#keyHash}) to key id in {@link #h}, -1 default; the first key of each hash. */
+  private final Long2IntOpenHashMap keysByHash = new Long2IntOpenHashMap();
   private WitnessRenderer renderer;
 
   /**
@@ -52,6 +55,7 @@ final class Generation {
    */
   Generation(long start, List<LevelPlan.Check> axiomaticChecks, LevelPlan.Check adyaCheck, boolean listAppend) {
     this.start = start;
+    keysByHash.defaultReturnValue(-1);
     this.axiomaticChecks = axiomaticChecks.toArray(new LevelPlan.Check[0]);
     this.axiomatic = new IncrementalChecker[this.axiomaticChecks.length];
     for (int i = 0; i < axiomatic.length; i++) {
@@ -99,11 +103,15 @@ final class Generation {
    *
    * @param seq its feed position (its label in this history)
    * @param unresolved sorted operation indexes whose reads enter as unknown (grace expired)
+   * @param readWriters per operation {@code i} of {@code txn}, for a register read of a value other
+   *     than {@link History#NIL}: its writer's feed position, {@code writers}' entry for the read's
+   *     fingerprint (looked up once by the window for all generations); other entries unused
    * @param writers fingerprint of each written (key, value) to its writer's feed position ({@link
    *     Long#MAX_VALUE} for one that arrived and is not fed yet; -1 default for none)
    * @param out receives what the checkers report
    */
-  void feed(long seq, WindowTxn txn, int[] unresolved, Long2LongOpenHashMap writers, List<Found> out) {
+  void feed(long seq, WindowTxn txn, int[] unresolved, long[] readWriters, Long2LongOpenHashMap writers,
+      List<Found> out) {
     if (txns.isEmpty()) {
       firstTime = txn.eventTime();
       minTime = txn.eventTime();
@@ -119,11 +127,11 @@ final class Generation {
       if (forced) {
         u++;
       }
-      int key = h.key(txn.key(i));
+      int key = key(txn, i);
       switch (txn.kind(i)) {
         case OpKind.READ: {
           long v = txn.value(i);
-          if (v != History.NIL && (forced || writers.get(Fingerprints.of(txn.keyHash(i), v)) < start)) {
+          if (v != History.NIL && (forced || readWriters[i] < start)) {
             v = History.UNKNOWN_VALUE;
           }
           h.read(key, v);
@@ -146,6 +154,23 @@ final class Generation {
     if (adya != null) {
       collect(adyaCheck, adya.accept(t), out);
     }
+  }
+
+  /**
+   * Interns operation {@code i}'s key through its 64-bit hash: one long-keyed lookup, and a string
+   * comparison that is cheap for the equal strings it almost always meets; a key whose hash is taken
+   * by another key (probability about 2^-64 per pair) is interned by name.
+   */
+  private int key(WindowTxn txn, int i) {
+    long kh = txn.keyHash(i);
+    int id = keysByHash.get(kh);
+    String name = txn.key(i);
+    if (id >= 0 && h.keyName(id).equals(name)) {
+      return id;
+    }
+    id = h.key(name);
+    keysByHash.putIfAbsent(kh, id);
+    return id;
   }
 
   private void feedList(WindowTxn txn, int i, int key, boolean forced, Long2LongOpenHashMap writers) {

@@ -202,6 +202,8 @@ public final class WindowChecker {
   private final Set<LevelPlan.Check> violated = new LinkedHashSet<>();
 
   private final List<Generation.Found> found = new ArrayList<>();
+  /** Scratch of {@link #readWriters(WindowTxn)}. */
+  private long[] readWriters = new long[16];
   private List<WindowViolation> out = new ArrayList<>();
   private int checked;
   private int checkedOps;
@@ -393,11 +395,12 @@ public final class WindowChecker {
       }
       c.live.add(f.txn());
       c.nextSeq = f.seq() + 1;
+      long[] readWriters = c.readWriters(f.txn());
       for (Generation g : c.generations) {
         if (c.listAppend) {
           g.enableAdya(c.found);
         }
-        g.feed(f.seq(), f.txn(), f.unresolved(), c.writers, c.found);
+        g.feed(f.seq(), f.txn(), f.unresolved(), readWriters, c.writers, c.found);
       }
       c.found.clear();
     }
@@ -553,12 +556,13 @@ public final class WindowChecker {
     if (firstList) {
       listAppend = true;
     }
+    long[] readWriters = readWriters(txn);
     for (Generation g : generations) {
       if (firstList) {
         g.enableAdya(found);
         drainFound(g);
       }
-      g.feed(seq, txn, unresolvedOps, writers, found);
+      g.feed(seq, txn, unresolvedOps, readWriters, writers, found);
       drainFound(g);
     }
     checked++;
@@ -568,6 +572,24 @@ public final class WindowChecker {
         reportUnresolved(seq, txn, op);
       }
     }
+  }
+
+  /**
+   * @return per operation of {@code txn}, for a register read of a value other than {@link
+   *     History#NIL}, its writer's entry in {@link #writers} (-1 for none); a scratch array reused by
+   *     the next call, other entries stale
+   */
+  private long[] readWriters(WindowTxn txn) {
+    int n = txn.opCount();
+    if (readWriters.length < n) {
+      readWriters = new long[Math.max(n, 2 * readWriters.length)];
+    }
+    for (int i = 0; i < n; i++) {
+      if (txn.kind(i) == OpKind.READ && txn.value(i) != History.NIL) {
+        readWriters[i] = writers.get(Fingerprints.of(txn.keyHash(i), txn.value(i)));
+      }
+    }
+    return readWriters;
   }
 
   /** Starts a generation when the youngest is half full (by count or time), retiring the oldest of three. */
