@@ -7,7 +7,6 @@ import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Ladder;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
-import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
@@ -44,15 +43,13 @@ final class ReadResolver {
   private final IntArrayList writeOp = new IntArrayList();
   /** The keys written by each wide transaction (more than {@link #WIDE} operations). */
   private final Int2ObjectOpenHashMap<IntOpenHashSet> wideWrites = new Int2ObjectOpenHashMap<>();
-  private final IntOpenHashSet seen = new IntOpenHashSet();
-  private final Int2IntOpenHashMap ownLast = new Int2IntOpenHashMap();
-  private final Int2IntOpenHashMap firstWriterOfKey = new Int2IntOpenHashMap();
-  private final Int2IntOpenHashMap firstReadOfKey = new Int2IntOpenHashMap();
+  private final SmallIntMap seen = new SmallIntMap(-1);
+  private final SmallIntMap ownLast = new SmallIntMap(-1);
+  private final SmallIntMap firstWriterOfKey = new SmallIntMap(NO_EDGE);
+  private final SmallIntMap firstReadOfKey = new SmallIntMap(-1);
 
   ReadResolver(History h) {
     this.h = h;
-    ownLast.defaultReturnValue(-1);
-    firstWriterOfKey.defaultReturnValue(NO_EDGE);
   }
 
   /**
@@ -66,7 +63,7 @@ final class ReadResolver {
       lastOfKey.add(false);
       writeOp.add(-1);
     }
-    Scratch.reset(seen);
+    seen.clear();
     IntOpenHashSet wide = end - start > WIDE ? new IntOpenHashSet() : null;
     for (int op = end - 1; op >= start; op--) {
       if (OpKind.isWrite(h.opKind(op))) {
@@ -166,9 +163,9 @@ final class ReadResolver {
       writer.add(NO_EDGE);
     }
     boolean checked = h.status(t) == TxnStatus.COMMITTED;
-    Scratch.reset(ownLast);
-    Scratch.reset(firstWriterOfKey);
-    Scratch.reset(firstReadOfKey);
+    ownLast.clear();
+    firstWriterOfKey.clear();
+    firstReadOfKey.clear();
     for (int op = h.opStart(t); op < end; op++) {
       writer.set(op, NO_EDGE);
       byte kind = h.opKind(op);

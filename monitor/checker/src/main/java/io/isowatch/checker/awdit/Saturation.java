@@ -5,10 +5,7 @@ import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.EdgeType;
-import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 
 /**
@@ -44,12 +41,14 @@ final class Saturation {
   private final Level level;
   private final ReadResolver reads;
   private final IntArrayList lastNode = new IntArrayList();
-  /** Read atomic: (session, key) -> the session's last transaction writing the key, -1 if none. */
-  private final Long2IntOpenHashMap lastInSession = new Long2IntOpenHashMap();
-  /** Causal: (session, key) -> transactions of the session writing the key, in session order. */
-  private final Long2ObjectOpenHashMap<SessionWriters> sessionWriters = new Long2ObjectOpenHashMap<>();
-  /** key id -> the writer lists of the sessions that write it (null if none). */
-  private final ObjectArrayList<ObjectArrayList<SessionWriters>> keyWriters = new ObjectArrayList<>();
+  /**
+   * Read atomic: key id -> session -> the session's last transaction writing the key (-1 if none;
+   * null for a key nobody wrote). Per key, so that the lookup for a reader's key and session is
+   * near the key's other entries instead of a miss in one large (session, key) table.
+   */
+  private final ObjectArrayList<SmallIntMap> lastInSession = new ObjectArrayList<>();
+  /** Causal: key id -> the sessions writing it and their writer lists (null if none). */
+  private final ObjectArrayList<KeyWriters> keyWriters = new ObjectArrayList<>();
   /** CC only: per transaction, entry s = number of session s's transactions in its causal past, itself included. */
   private final ObjectArrayList<int[]> clocks = new ObjectArrayList<>();
 
@@ -57,9 +56,9 @@ final class Saturation {
   private final IntArrayList rKey = new IntArrayList();
   private final IntArrayList rWriter = new IntArrayList();
   private final IntArrayList rValue = new IntArrayList();
-  private final Int2IntOpenHashMap firstPos = new Int2IntOpenHashMap();
+  private final SmallIntMap firstPos = new SmallIntMap(-1);
   private final IntArrayList sources = new IntArrayList();
-  private final Int2IntOpenHashMap local = new Int2IntOpenHashMap();
+  private final SmallIntMap local = new SmallIntMap(-1);
   private final IntArrayList touched = new IntArrayList();
   private final IntArrayList slotA = new IntArrayList();
   private final IntArrayList slotB = new IntArrayList();
@@ -72,13 +71,6 @@ final class Saturation {
     this.h = h;
     this.level = level;
     this.reads = reads;
-    firstPos.defaultReturnValue(-1);
-    lastInSession.defaultReturnValue(-1);
-    local.defaultReturnValue(-1);
-  }
-
-  private static long pair(int session, int key) {
-    return ((long) session << 32) | (key & 0xFFFFFFFFL);
   }
 
   private static int node(int txn) {
@@ -133,9 +125,9 @@ final class Saturation {
     rKey.clear();
     rWriter.clear();
     rValue.clear();
-    Scratch.reset(firstPos);
+    firstPos.clear();
     sources.clear();
-    Scratch.reset(local);
+    local.clear();
     touched.clear();
     slotA.clear();
     slotB.clear();
@@ -234,7 +226,9 @@ final class Saturation {
   /** Read atomic: the session's last earlier writer and every writer read from precede each writer read. */
   private void inferReadAtomic(int t3, int s3, EdgeSink sink) {
     for (int li = 0; li < touched.size(); li++) {
-      int w = lastInSession.get(pair(s3, touched.getInt(li)));
+      int x = touched.getInt(li);
+      SmallIntMap last = x < lastInSession.size() ? lastInSession.get(x) : null;
+      int w = last == null ? -1 : last.get(s3);
       if (w >= 0) {
         precedeReads(w, li, t3, Because.SESSION_PREDECESSOR, sink);
       }
@@ -313,16 +307,15 @@ final class Saturation {
     if (x >= keyWriters.size() || keyWriters.get(x) == null) {
       return;
     }
-    ObjectArrayList<SessionWriters> writers = keyWriters.get(x);
+    KeyWriters writers = keyWriters.get(x);
     int[] past = u >= 0 ? clocks.get(u) : EMPTY;
     for (int j = 0, n = writers.size(); j < n; j++) {
-      SessionWriters ws = writers.get(j);
-      int s = ws.session;
+      int s = writers.session(j);
       int from = s < past.length ? past[s] : 0;
-      if (s >= clock.length || clock[s] <= from || ws.lastIndex() < from) {
+      if (s >= clock.length || clock[s] <= from || writers.lastIndex(j) < from) {
         continue;
       }
-      int w = ws.lastBefore(clock[s]);
+      int w = writers.writers(j).lastBefore(clock[s]);
       if (w < 0 || w == u || h.sessionIndex(w) < from) {
         continue;
       }
@@ -359,21 +352,25 @@ final class Saturation {
         continue;
       }
       if (level == Level.READ_ATOMIC) {
-        lastInSession.put(pair(s, x), t);
-      } else {
-        SessionWriters ws = sessionWriters.get(pair(s, x));
-        if (ws == null) {
-          ws = new SessionWriters(s);
-          sessionWriters.put(pair(s, x), ws);
-          while (keyWriters.size() <= x) {
-            keyWriters.add(null);
-          }
-          if (keyWriters.get(x) == null) {
-            keyWriters.set(x, new ObjectArrayList<>(2));
-          }
-          keyWriters.get(x).add(ws);
+        if (lastInSession.size() <= x) {
+          lastInSession.size(Math.max(x + 1, 2 * lastInSession.size())); // doubling: amortised O(1)
         }
-        ws.add(h.sessionIndex(t), t);
+        SmallIntMap last = lastInSession.get(x);
+        if (last == null) {
+          last = new SmallIntMap(-1);
+          lastInSession.set(x, last);
+        }
+        last.put(s, t);
+      } else {
+        if (keyWriters.size() <= x) {
+          keyWriters.size(Math.max(x + 1, 2 * keyWriters.size())); // doubling: amortised O(1)
+        }
+        KeyWriters kw = keyWriters.get(x);
+        if (kw == null) {
+          kw = new KeyWriters();
+          keyWriters.set(x, kw);
+        }
+        kw.add(s, h.sessionIndex(t), t);
       }
     }
   }

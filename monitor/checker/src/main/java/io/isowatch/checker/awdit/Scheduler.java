@@ -39,7 +39,7 @@ final class Scheduler {
   private final Int2ObjectOpenHashMap<IntArrayList> waitOnKey = new Int2ObjectOpenHashMap<>();
   private final IntRBTreeSet waiting = new IntRBTreeSet();
   private final IntArrayFIFOQueue work = new IntArrayFIFOQueue();
-  private final IntOpenHashSet ownKeys = new IntOpenHashSet();
+  private final SmallIntMap ownKeys = new SmallIntMap(-1);
   private final Registrar registrar = new Registrar();
   private final Collector collector = new Collector();
   private boolean finalMode;
@@ -208,7 +208,7 @@ final class Scheduler {
     if (h.status(t) != TxnStatus.COMMITTED) {
       return false;
     }
-    Scratch.reset(ownKeys);
+    ownKeys.clear();
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
       int x = h.opKey(op);
       if (OpKind.isWrite(h.opKind(op))) {

@@ -9,15 +9,10 @@ import java.util.Arrays;
  * pass in topological order cost O(1) amortised each, and any bound at most O(log n).
  */
 final class SessionWriters {
-  final int session;
   /** Interleaved: at 2i the session position of writer i, at 2i+1 its transaction id. */
   private int[] entries = new int[4];
   private int size;
   private int cursor;
-
-  SessionWriters(int session) {
-    this.session = session;
-  }
 
   /** Appends a writer; positions must increase. */
   void add(int sessionIndex, int t) {
@@ -27,11 +22,6 @@ final class SessionWriters {
     entries[2 * size] = sessionIndex;
     entries[2 * size + 1] = t;
     size++;
-  }
-
-  /** @return the session position of the last writer appended */
-  int lastIndex() {
-    return entries[2 * size - 2];
   }
 
   private int index(int i) {
