@@ -62,6 +62,8 @@ public final class WindowBenchmark implements Callable<Integer> {
   long seed = 1;
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final com.sun.management.ThreadMXBean ALLOCATION =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   /**
    * Runs the benchmark; exit code 0, 1 if the checker reported a violation (the family has none),
@@ -89,6 +91,7 @@ public final class WindowBenchmark implements Callable<Integer> {
     }
     double[] micros = new double[repetitions];
     long heap = 0;
+    double allocated = 0;
     for (int r = 0; r < repetitions; r++) {
       Run run = timeWindow(shape, seed);
       if (run.violations > 0) {
@@ -97,20 +100,22 @@ public final class WindowBenchmark implements Callable<Integer> {
       }
       micros[r] = run.micros;
       heap = run.heapBytes;
-      System.out.printf(Locale.ROOT, "run %d: %.2f µs per transaction, heap %,d bytes per window transaction%n",
-          r + 1, run.micros, run.heapBytes / Math.min(window, transactions));
+      allocated = run.allocated;
+      System.out.printf(Locale.ROOT, "run %d: %.2f µs per transaction, %,.0f bytes allocated per transaction,"
+          + " heap %,d bytes per window transaction%n", r + 1, run.micros, run.allocated,
+          run.heapBytes / Math.min(window, transactions));
     }
     double median = median(micros);
     System.out.println();
-    System.out.println("| transactions | window | thread CPU per txn (µs, median) | min (µs) | runs (µs) | txn/s of one core at the median | heap per window txn (bytes) |");
-    System.out.println("|---:|---:|---:|---:|---|---:|---:|");
+    System.out.println("| transactions | window | thread CPU per txn (µs, median) | min (µs) | runs (µs) | txn/s of one core at the median | allocated per txn (bytes) | heap per window txn (bytes) |");
+    System.out.println("|---:|---:|---:|---:|---|---:|---:|---:|");
     StringBuilder runs = new StringBuilder();
     for (double m : micros) {
       runs.append(runs.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", m));
     }
-    System.out.printf(Locale.ROOT, "| %,d | %,d | %.2f | %.2f | %s | %,.0f | %,d |%n", transactions, window, median,
-        Arrays.stream(micros).min().orElseThrow(), runs,
-        1e6 / median, heap / Math.min(window, transactions));
+    System.out.printf(Locale.ROOT, "| %,d | %,d | %.2f | %.2f | %s | %,.0f | %,.0f | %,d |%n", transactions, window,
+        median, Arrays.stream(micros).min().orElseThrow(), runs, 1e6 / median, allocated,
+        heap / Math.min(window, transactions));
     if (levels) {
       System.out.println();
       System.out.println("| level alone (one history, no window) | thread CPU per txn (µs, median) |");
@@ -126,8 +131,16 @@ public final class WindowBenchmark implements Callable<Integer> {
     return 0;
   }
 
-  /** What one timed window run measured. */
-  private record Run(double micros, long heapBytes, int violations) {}
+  /**
+   * What one timed window run measured.
+   *
+   * @param micros thread CPU per transaction, µs
+   * @param allocated bytes the thread allocated per transaction (deterministic for a given code,
+   *     unlike the CPU time on a shared machine)
+   * @param heapBytes heap kept by the checker after a full GC
+   * @param violations violations reported (0 expected)
+   */
+  private record Run(double micros, double allocated, long heapBytes, int violations) {}
 
   private Run timeWindow(SerialRegisterHistories.Shape shape, long seed) {
     long before = usedAfterGc();
@@ -135,17 +148,19 @@ public final class WindowBenchmark implements Callable<Integer> {
     int n = txns.size();
     WindowChecker checker = new WindowChecker(WindowConfig.of(window, 0, 0), new WindowChecker.Journal() {});
     int violations = 0;
+    long a0 = ALLOCATION.getCurrentThreadAllocatedBytes();
     long t0 = THREADS.getCurrentThreadCpuTime();
     for (WindowTxn t : txns) {
       violations += checker.offer(t).violations().size();
     }
     long cpu = THREADS.getCurrentThreadCpuTime() - t0;
+    long allocated = ALLOCATION.getCurrentThreadAllocatedBytes() - a0;
     txns.clear(); // only what the checker keeps counts towards the heap
     long heap = usedAfterGc() - before;
     if (checker.windowSize() < 0) {
       throw new IllegalStateException(); // keeps the checker reachable until the heap is measured
     }
-    return new Run(cpu / 1e3 / n, heap, violations);
+    return new Run(cpu / 1e3 / n, (double) allocated / n, heap, violations);
   }
 
   private double timeLevel(List<WindowTxn> txns, Level level) {

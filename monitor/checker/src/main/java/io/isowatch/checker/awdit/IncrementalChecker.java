@@ -50,7 +50,7 @@ public final class IncrementalChecker {
    * Accepts transaction {@code txn}, which must have ended in the history.
    *
    * @return the violations completed by it (and by held-back transactions it released, including
-   *     the {@code so ∪ wr} cycles it closed), in the order found
+   *     the {@code so ∪ wr} cycles it closed), in the order found; not to be modified
    * @throws IllegalStateException if the transaction is still open
    * @throws IllegalArgumentException if it was accepted before
    */
@@ -72,6 +72,9 @@ public final class IncrementalChecker {
   }
 
   private List<Violation> drain() {
+    if (pending.isEmpty()) {
+      return List.of(); // the common case: no list per accepted transaction
+    }
     List<Violation> out = new ArrayList<>(pending);
     pending.clear();
     return out;
