@@ -8,15 +8,17 @@ import java.util.Arrays;
  * last writer, on parallel arrays. The saturation's scan over a key's sessions ({@code
  * precedeCausally}) filters on the primitive arrays and opens a session's list only when the
  * session wrote the key inside the reader's causal past and after the writer's own; recording a
- * write finds its session by a linear scan, O(sessions writing the key), within causal
- * consistency's O(n·k) bound (k sessions), and without the (session, key) hash table that costs a
- * cache miss per write.
+ * write finds its session's slot in a {@link SmallIntMap} of the key (a linear search of a few
+ * sessions, a hash table past {@value SmallIntMap#LINEAR}), without the (session, key) hash table
+ * that costs a cache miss per write.
  */
 final class KeyWriters {
   private int size;
   private int[] sessions = new int[2];
   private int[] lastIndex = new int[2];
   private SessionWriters[] lists = new SessionWriters[2];
+  /** Session to its slot: O(1) per write however many sessions write the key. */
+  private final SmallIntMap slotOf = new SmallIntMap(-1);
 
   /** @return the number of sessions that write the key */
   int size() {
@@ -43,11 +45,9 @@ final class KeyWriters {
    * writes the key; positions must increase per session.
    */
   void add(int session, int sessionIndex, int t) {
-    int j = 0;
-    while (j < size && sessions[j] != session) {
-      j++;
-    }
-    if (j == size) {
+    int j = slotOf.putIfAbsent(session, size);
+    if (j < 0) {
+      j = size;
       if (size == sessions.length) {
         sessions = Arrays.copyOf(sessions, 2 * size);
         lastIndex = Arrays.copyOf(lastIndex, 2 * size);

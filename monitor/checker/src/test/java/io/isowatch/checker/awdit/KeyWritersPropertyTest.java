@@ -14,17 +14,18 @@ import net.jqwik.api.constraints.Size;
 /**
  * {@link KeyWriters} against a literal map from session to its (position, transaction) list, kept
  * in the order sessions first wrote: after each write of a random sequence (sessions drawn from a
- * small range, positions increasing per session), the sessions in slot order, each slot's last
+ * range wide enough for the session index to pass {@link SmallIntMap#LINEAR} entries, positions
+ * increasing per session), the sessions in slot order, each slot's last
  * position, and each slot's {@link SessionWriters#lastBefore} for every bound agree with a linear
  * search of the literal lists.
  */
 class KeyWritersPropertyTest {
   @Property(tries = 300)
-  void agreesWithLiteralLists(@ForAll @Size(max = 80) List<@IntRange(min = 0, max = 9) Integer> sessions,
-      @ForAll @Size(max = 80) List<@IntRange(min = 1, max = 3) Integer> gaps) {
+  void agreesWithLiteralLists(@ForAll @Size(max = 120) List<@IntRange(min = 0, max = 29) Integer> sessions,
+      @ForAll @Size(max = 120) List<@IntRange(min = 1, max = 3) Integer> gaps) {
     KeyWriters fast = new KeyWriters();
     Map<Integer, List<int[]>> slow = new LinkedHashMap<>();
-    int[] nextIndex = new int[10];
+    int[] nextIndex = new int[30];
     for (int i = 0; i < sessions.size(); i++) {
       int s = sessions.get(i);
       int index = nextIndex[s];
