@@ -9,8 +9,8 @@ import java.util.Arrays;
  * and read atomic's per-key table of the sessions writing the key. Up to {@value #LINEAR} entries it
  * is two small arrays searched linearly (no hashing, and {@link #clear()} costs
  * O(1) where a hash table's costs its capacity); past that it moves every entry to a hash table, so
- * a wide transaction (10^6 operations) still costs O(1) per operation, and {@link #clear()} drops
- * that table, so the small transactions after it do not pay for its size.
+ * a wide transaction (10^6 operations) still costs O(1) per operation ({@link #clear()} keeps a
+ * table of moderate size for the next wide transaction and drops a large one).
  *
  * <p>Absent keys map to the {@code missing} value given at construction. As a set, {@link #add} and
  * {@link #contains} store and test the value 0. Not thread-safe.
@@ -24,8 +24,13 @@ final class SmallIntMap {
   private int[] keys = new int[2];
   private int[] values = new int[2];
   private int size;
+  /** Entries above which a spilled hash table is dropped at {@link #clear()} rather than kept for reuse. */
+  static final int KEEP_AT_MOST = 1024;
+
   /** All entries once there are more than {@link #LINEAR}; null before. */
   private Int2IntOpenHashMap spill;
+  /** A cleared hash table kept for the next spill, so that wide transactions do not regrow one each. */
+  private Int2IntOpenHashMap spare;
 
   /** @param missing what {@link #get} returns for an absent key */
   SmallIntMap(int missing) {
@@ -103,10 +108,18 @@ final class SmallIntMap {
     return spill != null ? spill.size() : size;
   }
 
-  /** Removes every entry; O(1). */
+  /**
+   * Removes every entry: O(1) in linear mode. A hash table is set aside for the next spill, emptied
+   * then (its capacity, paid by a map that holds more than {@value #LINEAR} entries again), unless
+   * it held more than {@value #KEEP_AT_MOST} entries: then it is dropped, so that the maps after one
+   * wide transaction (10^6 operations) do not pay for its size.
+   */
   void clear() {
     size = 0;
-    spill = null;
+    if (spill != null) {
+      spare = spill.size() > KEEP_AT_MOST ? null : spill;
+      spill = null;
+    }
   }
 
   private void append(int key, int value) {
@@ -120,8 +133,14 @@ final class SmallIntMap {
       size++;
       return;
     }
-    spill = new Int2IntOpenHashMap(4 * LINEAR);
-    spill.defaultReturnValue(missing);
+    if (spare != null) {
+      spill = spare;
+      spare = null;
+      spill.clear();
+    } else {
+      spill = new Int2IntOpenHashMap(4 * LINEAR);
+      spill.defaultReturnValue(missing);
+    }
     for (int i = 0; i < size; i++) {
       spill.put(keys[i], values[i]);
     }
