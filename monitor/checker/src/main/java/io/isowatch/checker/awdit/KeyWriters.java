@@ -1,5 +1,6 @@
 package io.isowatch.checker.awdit;
 
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import java.util.Arrays;
 
 /**
@@ -8,17 +9,20 @@ import java.util.Arrays;
  * last writer, on parallel arrays. The saturation's scan over a key's sessions ({@code
  * precedeCausally}) filters on the primitive arrays and opens a session's list only when the
  * session wrote the key inside the reader's causal past and after the writer's own; recording a
- * write finds its session's slot in a {@link SmallIntMap} of the key (a linear search of a few
- * sessions, a hash table past {@value SmallIntMap#LINEAR}), without the (session, key) hash table
- * that costs a cache miss per write.
+ * write finds its session's slot by a linear search of a few sessions (a hash table past {@value
+ * SmallIntMap#LINEAR}), without the (session, key) hash table that costs a cache miss per write.
  */
 final class KeyWriters {
   private int size;
   private int[] sessions = new int[2];
   private int[] lastIndex = new int[2];
   private SessionWriters[] lists = new SessionWriters[2];
-  /** Session to its slot: O(1) per write however many sessions write the key. */
-  private final SmallIntMap slotOf = new SmallIntMap(-1);
+  /**
+   * Session to its slot once more than {@value SmallIntMap#LINEAR} sessions write the key (null
+   * before: the sessions array is searched), so that a write costs O(1) however many sessions
+   * write the key, and the many keys written by few sessions carry no table.
+   */
+  private Int2IntOpenHashMap slotOf;
 
   /** @return the number of sessions that write the key */
   int size() {
@@ -45,9 +49,19 @@ final class KeyWriters {
    * writes the key; positions must increase per session.
    */
   void add(int session, int sessionIndex, int t) {
-    int j = slotOf.putIfAbsent(session, size);
+    int j = slot(session);
     if (j < 0) {
       j = size;
+      if (size == SmallIntMap.LINEAR) {
+        slotOf = new Int2IntOpenHashMap(4 * SmallIntMap.LINEAR);
+        slotOf.defaultReturnValue(-1);
+        for (int i = 0; i < size; i++) {
+          slotOf.put(sessions[i], i);
+        }
+      }
+      if (slotOf != null) {
+        slotOf.put(session, j);
+      }
       if (size == sessions.length) {
         sessions = Arrays.copyOf(sessions, 2 * size);
         lastIndex = Arrays.copyOf(lastIndex, 2 * size);
@@ -59,5 +73,17 @@ final class KeyWriters {
     }
     lists[j].add(sessionIndex, t);
     lastIndex[j] = sessionIndex;
+  }
+
+  private int slot(int session) {
+    if (slotOf != null) {
+      return slotOf.get(session);
+    }
+    for (int j = 0; j < size; j++) {
+      if (sessions[j] == session) {
+        return j;
+      }
+    }
+    return -1;
   }
 }
