@@ -28,7 +28,10 @@ public final class AssemblerStores {
   public static final String TRANSACTIONS = "isowatch-assembler-transactions";
   /** {@link #eventKey} (txnId NUL ten-digit opIndex) to the event's bytes as received. */
   public static final String EVENTS = "isowatch-assembler-events";
-  /** txnId to the assembled {@code Transaction}'s single-object encoding. */
+  /**
+   * txnId to the single-object encoding of a complete {@code Transaction} waiting for an earlier
+   * txnSeq of its session; removed when it is emitted.
+   */
   public static final String ASSEMBLED = "isowatch-assembler-assembled";
   /** {@link #deadline} keys to an empty value: the timers, in due order. */
   public static final String DEADLINES = "isowatch-assembler-deadlines";

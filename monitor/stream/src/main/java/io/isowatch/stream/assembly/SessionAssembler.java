@@ -22,6 +22,8 @@ import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.topology.MonitorConfig;
 import io.isowatch.stream.topology.MonitorConfig.Limits;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -72,8 +74,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *   <li>A complete transaction is emitted when it is the next txnSeq of its session (sessions start
  *       at txnSeq 0); complete successors wait for it and are released in txnSeq order. Whole
  *       {@code Transaction} records are complete on arrival and follow the same order.
- *   <li>A record identical to one held (same txnId and opIndex and bytes, or the same whole
- *       transaction) is ignored and counted by {@link MonitorMetrics#duplicateIgnored()}; a
+ *   <li>A record identical to one held (same txnId and opIndex and bytes, or a whole transaction
+ *       whose bytes have the SHA-256 of the one held) is ignored and counted by {@link MonitorMetrics#duplicateIgnored()}; a
  *       different one is {@code conflicting-duplicate}. Emitted transactions are held for
  *       {@link MonitorConfig#duplicateRetention()} for this.
  *   <li>{@code op-after-end}: an operation past the transaction's end, or an end before an
@@ -113,11 +115,17 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private KeyValueStore<String, byte[]> events;
   private KeyValueStore<String, byte[]> assembled;
   private KeyValueStore<String, byte[]> deadlines;
+  private final MessageDigest sha256;
 
   private SessionAssembler(MonitorConfig config, MonitorMetrics metrics) {
     this.config = config;
     this.metrics = metrics;
     this.limits = config.limits();
+    try {
+      this.sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256 (MessageDigest documentation)", e);
+    }
   }
 
   /**
@@ -256,7 +264,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       if (bad != null) {
         return bad;
       }
-      if (Arrays.equals(assembled.get(txnId), record.value())) {
+      boolean identical = txn.digest != null ? Arrays.equals(txn.digest, digest(record.value()))
+          : Arrays.equals(assembled.get(txnId), record.value());
+      if (identical) {
         metrics.duplicateIgnored();
         return null;
       }
@@ -274,11 +284,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     txn.txnSeq = t.getTxnSeq();
     txn.whole = true;
     txn.firstSeen = record.timestamp();
-    assembled.put(txnId, record.value());
-    txn.phase = Phase.COMPLETE;
-    txns.put(txnId, txn.toBytes());
-    state.pending.put(txn.txnSeq, new Pending(txnId, true));
-    release(session, state, t, record.timestamp());
+    txn.digest = digest(record.value());
+    settle(txnId, txn, state, t, record.value(), record.timestamp());
     return null;
   }
 
@@ -431,27 +438,56 @@ public final class SessionAssembler implements Processor<String, byte[], String,
 
   /** Marks {@code txn} complete with {@code t} and releases what its session can emit. */
   private void complete(String txnId, TxnState txn, Transaction t, long nowMs) {
+    byte[] encoded = RecordCodec.encode(t);
+    txn.digest = digest(encoded);
+    settle(txnId, txn, SessionState.fromBytes(sessions.get(txn.session)), t, encoded, nowMs);
+  }
+
+  /**
+   * Marks the complete transaction {@code txn} pending in its session and releases what the session
+   * can emit. Its record ({@code encoded}) is stored only if it must wait for an earlier txnSeq; one
+   * released at once costs a single write of its state.
+   */
+  private void settle(String txnId, TxnState txn, SessionState state, Transaction t, byte[] encoded, long nowMs) {
     txn.phase = Phase.COMPLETE;
-    txns.put(txnId, txn.toBytes());
-    assembled.put(txnId, RecordCodec.encode(t));
-    SessionState state = SessionState.fromBytes(sessions.get(txn.session));
     state.pending.put(txn.txnSeq, new Pending(txnId, true));
-    release(txn.session, state, t, nowMs);
+    if (txn.txnSeq != state.nextSeq) {
+      assembled.put(txnId, encoded);
+      txns.put(txnId, txn.toBytes());
+      release(txn.session, state, null, null, nowMs);
+    } else {
+      release(txn.session, state, t, txn, nowMs);
+    }
+  }
+
+  /** @return the SHA-256 of {@code bytes}, which tells an identical copy of a transaction's record */
+  private byte[] digest(byte[] bytes) {
+    return sha256.digest(bytes);
   }
 
   /**
    * Emits the session's complete transactions from its next txnSeq on, then starts, keeps or stops
    * the gap timer, and stores the session.
    *
-   * @param fresh a transaction just completed, to forward without decoding it again; may be null
+   * @param fresh a transaction just completed and not stored, to forward without decoding it again;
+   *     may be null
+   * @param freshState its state, not stored either; null when {@code fresh} is
    */
-  private void release(String session, SessionState state, Transaction fresh, long nowMs) {
+  private void release(String session, SessionState state, Transaction fresh, TxnState freshState, long nowMs) {
     for (Pending p = state.pending.get(state.nextSeq); p != null && p.complete(); p = state.pending.get(state.nextSeq)) {
-      Transaction t = fresh != null && fresh.getTxnId().equals(p.txnId()) ? fresh
-          : (Transaction) RecordCodec.decode(assembled.get(p.txnId())).record();
+      boolean isFresh = fresh != null && fresh.getTxnId().equals(p.txnId());
+      Transaction t;
+      TxnState txn;
+      if (isFresh) {
+        t = fresh;
+        txn = freshState;
+      } else {
+        t = (Transaction) RecordCodec.decode(assembled.get(p.txnId())).record();
+        assembled.delete(p.txnId());
+        txn = TxnState.fromBytes(txns.get(p.txnId()));
+      }
       // the checker measures its read grace in stream time: the record carries the end's event time
       context.forward(new Record<>(t.getHistoryId(), (SpecificRecord) t, Math.max(0, t.getEndTime().toEpochMilli())));
-      TxnState txn = TxnState.fromBytes(txns.get(p.txnId()));
       txn.phase = Phase.EMITTED;
       txn.emittedAt = nowMs;
       txns.put(p.txnId(), txn.toBytes());
@@ -535,12 +571,15 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     state.nextSeq = next;
     state.gapSince = -1;
     state.gapSeq = -1;
-    release(session, state, null, nowMs);
+    release(session, state, null, null, nowMs);
   }
 
   private void forget(String txnId) {
+    TxnState txn = TxnState.fromBytes(txns.get(txnId));
     txns.delete(txnId);
-    assembled.delete(txnId);
+    if (txn != null && txn.whole) {
+      return; // no events, and its record left the assembled store when it was emitted
+    }
     List<String> keys = new ArrayList<>();
     try (KeyValueIterator<String, byte[]> it =
         events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
