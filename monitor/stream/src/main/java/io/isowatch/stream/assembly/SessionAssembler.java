@@ -28,9 +28,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -116,6 +119,16 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private KeyValueStore<String, byte[]> assembled;
   private KeyValueStore<String, byte[]> deadlines;
   private final MessageDigest sha256;
+  /**
+   * The events of each open transaction whose first event this instance processed, decoded and as
+   * received, by opIndex: a transaction is assembled from here, and duplicates compared here,
+   * without reading the events store. Empty after {@link #init} (a restart or a task moved here);
+   * a transaction it does not hold is read from the store. Removed when the transaction completes.
+   */
+  private final Map<String, TreeMap<Integer, Received>> open = new HashMap<>();
+
+  /** One event as received: its bytes, and decoded. */
+  private record Received(byte[] raw, TxnEvent event) {}
 
   private SessionAssembler(MonitorConfig config, MonitorMetrics metrics) {
     this.config = config;
@@ -153,6 +166,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    open.clear(); // Kafka Streams re-initialises a revived task's processors after its stores were restored
     sessions = context.getStateStore(AssemblerStores.SESSIONS);
     txns = context.getStateStore(AssemblerStores.TRANSACTIONS);
     events = context.getStateStore(AssemblerStores.EVENTS);
@@ -204,6 +218,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       txn.session = session;
       txn.txnSeq = e.getTxnSeq();
       txn.firstSeen = now;
+      open.put(txnId, new TreeMap<>());
       state.pending.put(txn.txnSeq, new Pending(txnId, false));
       sessions.put(session, state.toBytes());
       deadlines.put(deadline(OPEN_TIMEOUT, plus(now, config.openTimeout()), txnId), NOTHING);
@@ -216,7 +231,14 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       if (txn.whole) {
         return new Rejection("conflicting-duplicate", at + ": the transaction arrived as a whole Transaction record");
       }
-      byte[] held = events.get(eventKey(txnId, e.getOpIndex()));
+      TreeMap<Integer, Received> known = open.get(txnId);
+      byte[] held;
+      if (known != null) {
+        Received r = known.get(e.getOpIndex());
+        held = r == null ? null : r.raw();
+      } else {
+        held = events.get(eventKey(txnId, e.getOpIndex()));
+      }
       if (held != null) {
         if (Arrays.equals(held, record.value())) {
           metrics.duplicateIgnored();
@@ -230,6 +252,10 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       }
     }
     events.put(eventKey(txnId, e.getOpIndex()), record.value());
+    TreeMap<Integer, Received> known = open.get(txnId);
+    if (known != null) {
+      known.put(e.getOpIndex(), new Received(record.value(), e));
+    }
     switch (e.getKind()) {
       case BEGIN:
         break;
@@ -388,33 +414,29 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     TxnEvent first = null;
     Source source = null;
     int missing = -1;
-    try (KeyValueIterator<String, byte[]> it =
-        events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
-      while (it.hasNext()) {
-        TxnEvent e = (TxnEvent) RecordCodec.decode(it.next().value).record();
-        if (first == null || e.getTime().isBefore(first.getTime())) {
-          first = e;
-        }
-        if (source == null) {
-          source = e.getSource();
-        }
-        switch (e.getKind()) {
-          case BEGIN -> begin = e;
-          case COMMIT, ABORT -> {
-            end = e;
-            if (missing >= 0) {
-              left.add(e.getOpIndex());
-            }
+    for (TxnEvent e : heldEvents(txnId)) {
+      if (first == null || e.getTime().isBefore(first.getTime())) {
+        first = e;
+      }
+      if (source == null) {
+        source = e.getSource();
+      }
+      switch (e.getKind()) {
+        case BEGIN -> begin = e;
+        case COMMIT, ABORT -> {
+          end = e;
+          if (missing >= 0) {
+            left.add(e.getOpIndex());
           }
-          default -> {
-            if (missing < 0 && e.getOpIndex() == ops.size() + 1) {
-              ops.add(new Operation(OpKind.valueOf(e.getKind().name()), e.getKey(), e.getValue()));
-            } else {
-              if (missing < 0) {
-                missing = ops.size() + 1;
-              }
-              left.add(e.getOpIndex());
+        }
+        default -> {
+          if (missing < 0 && e.getOpIndex() == ops.size() + 1) {
+            ops.add(new Operation(OpKind.valueOf(e.getKind().name()), e.getKey(), e.getValue()));
+          } else {
+            if (missing < 0) {
+              missing = ops.size() + 1;
             }
+            left.add(e.getOpIndex());
           }
         }
       }
@@ -434,6 +456,26 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     Transaction t = new Transaction(first.getHistoryId(), first.getSessionId(), txnId, txn.txnSeq, status, ops,
         beginTime, endTime, source);
     return new Assembly(t, missing, left);
+  }
+
+  /**
+   * @return the events held for {@code txnId}, in opIndex order, from memory if this instance saw
+   *     its first event, else from the events store; the transaction leaves {@link #open}
+   */
+  private List<TxnEvent> heldEvents(String txnId) {
+    TreeMap<Integer, Received> known = open.remove(txnId);
+    List<TxnEvent> out = new ArrayList<>();
+    if (known != null) {
+      known.values().forEach(r -> out.add(r.event()));
+      return out;
+    }
+    try (KeyValueIterator<String, byte[]> it =
+        events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
+      while (it.hasNext()) {
+        out.add((TxnEvent) RecordCodec.decode(it.next().value).record());
+      }
+    }
+    return out;
   }
 
   /** Marks {@code txn} complete with {@code t} and releases what its session can emit. */
