@@ -120,15 +120,20 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private KeyValueStore<String, byte[]> deadlines;
   private final MessageDigest sha256;
   /**
-   * The events of each open transaction whose first event this instance processed, decoded and as
-   * received, by opIndex: a transaction is assembled from here, and duplicates compared here,
-   * without reading the events store. Empty after {@link #init} (a restart or a task moved here);
-   * a transaction it does not hold is read from the store. Removed when the transaction completes.
+   * The open transactions this instance holds in memory, by txnId: their state and their events,
+   * so that an event costs no read of the transactions or events store and the transaction is
+   * assembled without reading its events back. The stored state of an open transaction is the one
+   * written when its first event arrived (counters at zero); the events store has every event. Empty
+   * after {@link #init} (a restart, or a task moved here): an open transaction not held is loaded
+   * from the stores at its next event or timer. Removed when the transaction completes.
    */
-  private final Map<String, TreeMap<Integer, Received>> open = new HashMap<>();
+  private final Map<String, OpenTxn> open = new HashMap<>();
 
   /** One event as received: its bytes, and decoded. */
   private record Received(byte[] raw, TxnEvent event) {}
+
+  /** An open transaction in memory: its current state and its events by opIndex. */
+  private record OpenTxn(TxnState state, TreeMap<Integer, Received> events) {}
 
   private SessionAssembler(MonitorConfig config, MonitorMetrics metrics) {
     this.config = config;
@@ -206,7 +211,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     String session = AssemblerStores.sessionKey(e.getHistoryId(), e.getSessionId());
     String txnId = e.getTxnId();
     long now = record.timestamp();
-    TxnState txn = TxnState.fromBytes(txns.get(txnId));
+    OpenTxn known = held(txnId);
+    TxnState txn = known != null ? known.state() : TxnState.fromBytes(txns.get(txnId));
     if (txn == null) {
       byte[] stored = sessions.get(session);
       SessionState state = SessionState.fromBytes(stored);
@@ -218,7 +224,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       txn.session = session;
       txn.txnSeq = e.getTxnSeq();
       txn.firstSeen = now;
-      open.put(txnId, new TreeMap<>());
+      txns.put(txnId, txn.toBytes());
+      known = new OpenTxn(txn, new TreeMap<>());
+      open.put(txnId, known);
       state.pending.put(txn.txnSeq, new Pending(txnId, false));
       sessions.put(session, state.toBytes());
       deadlines.put(deadline(OPEN_TIMEOUT, plus(now, config.openTimeout()), txnId), NOTHING);
@@ -231,16 +239,15 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       if (txn.whole) {
         return new Rejection("conflicting-duplicate", at + ": the transaction arrived as a whole Transaction record");
       }
-      TreeMap<Integer, Received> known = open.get(txnId);
-      byte[] held;
+      byte[] first;
       if (known != null) {
-        Received r = known.get(e.getOpIndex());
-        held = r == null ? null : r.raw();
+        Received r = known.events().get(e.getOpIndex());
+        first = r == null ? null : r.raw();
       } else {
-        held = events.get(eventKey(txnId, e.getOpIndex()));
+        first = events.get(eventKey(txnId, e.getOpIndex()));
       }
-      if (held != null) {
-        if (Arrays.equals(held, record.value())) {
+      if (first != null) {
+        if (Arrays.equals(first, record.value())) {
           metrics.duplicateIgnored();
           return null;
         }
@@ -252,10 +259,17 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       }
     }
     events.put(eventKey(txnId, e.getOpIndex()), record.value());
-    TreeMap<Integer, Received> known = open.get(txnId);
-    if (known != null) {
-      known.put(e.getOpIndex(), new Received(record.value(), e));
+    known.events().put(e.getOpIndex(), new Received(record.value(), e));
+    count(txn, e);
+    if (txn.allOperationsIn()) {
+      deadlines.delete(deadline(OPEN_TIMEOUT, plus(txn.firstSeen, config.openTimeout()), txnId));
+      complete(txnId, txn, assemble(txnId, txn, now).transaction(), now);
     }
+    return null;
+  }
+
+  /** Counts event {@code e} of an open transaction in its state. */
+  private static void count(TxnState txn, TxnEvent e) {
     switch (e.getKind()) {
       case BEGIN:
         break;
@@ -268,13 +282,35 @@ public final class SessionAssembler implements Processor<String, byte[], String,
         txn.opsReceived++;
         txn.maxOpIndex = Math.max(txn.maxOpIndex, e.getOpIndex());
     }
-    if (txn.allOperationsIn()) {
-      deadlines.delete(deadline(OPEN_TIMEOUT, plus(txn.firstSeen, config.openTimeout()), txnId));
-      complete(txnId, txn, assemble(txnId, txn, now).transaction(), now);
-    } else {
-      txns.put(txnId, txn.toBytes());
+  }
+
+  /**
+   * @return the open transaction {@code txnId} in memory, loaded from the stores (its state, and its
+   *     counters recounted from its stored events) if this instance does not hold it yet; null if it
+   *     is not open
+   */
+  private OpenTxn held(String txnId) {
+    OpenTxn known = open.get(txnId);
+    if (known != null) {
+      return known;
     }
-    return null;
+    TxnState stored = TxnState.fromBytes(txns.get(txnId));
+    if (stored == null || stored.phase != Phase.OPEN) {
+      return null;
+    }
+    TreeMap<Integer, Received> received = new TreeMap<>();
+    try (KeyValueIterator<String, byte[]> it =
+        events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
+      while (it.hasNext()) {
+        byte[] raw = it.next().value;
+        TxnEvent e = (TxnEvent) RecordCodec.decode(raw).record();
+        received.put(e.getOpIndex(), new Received(raw, e));
+        count(stored, e);
+      }
+    }
+    known = new OpenTxn(stored, received);
+    open.put(txnId, known);
+    return known;
   }
 
   private Rejection onTransaction(Record<String, byte[]> record, Transaction t) {
@@ -459,21 +495,15 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   }
 
   /**
-   * @return the events held for {@code txnId}, in opIndex order, from memory if this instance saw
-   *     its first event, else from the events store; the transaction leaves {@link #open}
+   * @return the events held for the open transaction {@code txnId}, in opIndex order; the
+   *     transaction leaves {@link #open}
    */
   private List<TxnEvent> heldEvents(String txnId) {
-    TreeMap<Integer, Received> known = open.remove(txnId);
+    OpenTxn known = held(txnId);
+    open.remove(txnId);
     List<TxnEvent> out = new ArrayList<>();
     if (known != null) {
-      known.values().forEach(r -> out.add(r.event()));
-      return out;
-    }
-    try (KeyValueIterator<String, byte[]> it =
-        events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
-      while (it.hasNext()) {
-        out.add((TxnEvent) RecordCodec.decode(it.next().value).record());
-      }
+      known.events().values().forEach(r -> out.add(r.event()));
     }
     return out;
   }
@@ -562,9 +592,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private void punctuate(long nowMs) {
     for (String key : due(OPEN_TIMEOUT, nowMs)) {
       String txnId = AssemblerStores.deadlineId(key);
-      TxnState txn = TxnState.fromBytes(txns.get(txnId));
-      if (txn != null && txn.phase == Phase.OPEN) {
-        timeOut(txnId, txn, nowMs);
+      OpenTxn known = held(txnId);
+      if (known != null) {
+        timeOut(txnId, known.state(), nowMs);
       }
     }
     for (String key : due(GAP, nowMs)) {
