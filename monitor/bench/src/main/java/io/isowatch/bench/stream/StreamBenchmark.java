@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
  * The streaming benchmark of issue 5: on an in-process KRaft broker, the sustained throughput of the
  * monitor's topology against the raw consume rate of the same topic, for both input forms (op-level
  * {@code TxnEvent}s and whole {@code Transaction}s); the detection latency at a fixed offered load;
- * and the heap per transaction in the window. Prints Markdown tables for {@code
+ * and the heap per transaction in the window; and, on the same topics, the floor of a no-op topology of
+ * the monitor's shape (two sub-topologies, exactly-once). Prints Markdown tables for {@code
  * docs/PERFORMANCE.md}.
  *
  * <p>Workload: the checker benchmark's register family ({@link SerialRegisterHistories}, 8 operations
@@ -52,6 +53,10 @@ public final class StreamBenchmark implements Callable<Integer> {
 
   @Option(names = "--violation-every", description = "In the latency run, one causal violation per this many transactions (default: ${DEFAULT-VALUE}).")
   int violationEvery = 500;
+
+  @Option(names = "--warmup", description = "Transactions of a warm-up run of the topology, per form, before the timed one "
+      + "(another history and topic, results not reported; 0 for none; default: ${DEFAULT-VALUE}).")
+  int warmup = 50_000;
 
   @Option(names = "--seed", description = "Generation seed (default: ${DEFAULT-VALUE}).")
   long seed = 1;
@@ -93,16 +98,18 @@ public final class StreamBenchmark implements Callable<Integer> {
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Properties client = new Properties();
       client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+      History warmupHistory = warmup == 0 ? null
+          : SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(warmup), seed + 1);
       for (String form : forms) {
-        boolean whole = form.equals("whole");
-        String topic = "bench." + form;
-        kafka.createTopic(topic, 1, Optional.empty());
-        HistoryRecords records = new HistoryRecords(history, "bench", Instant.now(), Duration.ofNanos(1000));
-        long published;
-        try (Replayer replayer = new Replayer(client, topic)) {
-          published = replayer.publish(records, whole, n -> { }).records();
+        if (warmupHistory != null) {
+          // the JIT compiles the topology's code paths here, not in the timed run
+          String topic = "bench.warmup." + form;
+          long published = publish(client, kafka, topic, warmupHistory, form);
+          System.out.printf(Locale.ROOT, "warm-up: ");
+          new ThroughputRun(kafka, topic, form, warmup, published, window, Level.CAUSAL, tuning).run();
         }
-        System.out.printf(Locale.ROOT, "published %,d %s records to %s%n", published, form, topic);
+        String topic = "bench." + form;
+        long published = publish(client, kafka, topic, history, form);
         results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL, tuning).run());
       }
       latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, tuning).run();
@@ -116,10 +123,31 @@ public final class StreamBenchmark implements Callable<Integer> {
           r.streamThreadCpuMicrosPerTxn(), r.processCpuMicrosPerTxn(), r.changelogRecordsPerTxn(), r.heapBytesPerWindowedTxn());
     }
     System.out.println();
+    System.out.println("| input form | no-op floor (txn/s) | floor / raw | floor stream thread CPU per txn (µs) | floor JVM CPU per txn (µs) | topology / floor |");
+    System.out.println("|---|---:|---:|---:|---:|---:|");
+    for (ThroughputRun.Result r : results) {
+      ThroughputRun.Floor f = r.floor();
+      System.out.printf(Locale.ROOT, "| %s | %,.0f | %.2f | %.1f | %.1f | %.2f |%n", r.form(), f.txnPerSecond(),
+          f.txnPerSecond() / r.rawTxnPerSecond(), f.streamThreadCpuMicrosPerTxn(), f.processCpuMicrosPerTxn(),
+          r.topologyTxnPerSecond() / f.txnPerSecond());
+    }
+    System.out.println();
     System.out.println("| offered load (txn/s) | seconds | violations injected | violations published | detection p50 (ms) | p99 (ms) | max (ms) |");
     System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
     System.out.printf(Locale.ROOT, "| %,d | %d | %d | %d | %.1f | %.1f | %.1f |%n", latencyRate, latencySeconds,
         latency.injected(), latency.published(), latency.p50Ms(), latency.p99Ms(), latency.maxMs());
     return 0;
+  }
+
+  /** Publishes {@code history} to a new one-partition {@code topic} in {@code form}; returns the records sent. */
+  private static long publish(Properties client, EmbeddedKafka kafka, String topic, History history, String form) {
+    kafka.createTopic(topic, 1, Optional.empty());
+    HistoryRecords records = new HistoryRecords(history, "bench", Instant.now(), Duration.ofNanos(1000));
+    long published;
+    try (Replayer replayer = new Replayer(client, topic)) {
+      published = replayer.publish(records, form.equals("whole"), n -> { }).records();
+    }
+    System.out.printf(Locale.ROOT, "published %,d %s records to %s%n", published, form, topic);
+    return published;
   }
 }

@@ -30,7 +30,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import io.isowatch.schemas.EventKind;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.RecordSerde;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleSupplier;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
  * One throughput point: the raw consume rate of a topic (a plain consumer reading every record's
@@ -64,7 +78,20 @@ final class ThroughputRun {
    */
   record Result(String form, long records, double rawTxnPerSecond, double topologyTxnPerSecond,
       double heapBytesPerWindowedTxn, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn,
-      double changelogRecordsPerTxn) {}
+      double changelogRecordsPerTxn, Floor floor) {}
+
+  /**
+   * The framework's floor on the same topic: a topology of the monitor's shape that does no work,
+   * measured like the monitor.
+   *
+   * @param txnPerSecond transactions per second through it
+   * @param streamThreadCpuMicrosPerTxn CPU time of its stream thread per transaction (µs)
+   * @param processCpuMicrosPerTxn CPU time of the whole JVM per transaction (µs)
+   */
+  record Floor(double txnPerSecond, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn) {}
+
+  /** What {@link #timed} measured. */
+  private record Timed(double txnPerSecond, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn) {}
 
   private final EmbeddedKafka kafka;
   private final String topic;
@@ -122,40 +149,92 @@ final class ThroughputRun {
     overlay.putAll(tuning);
     String applicationId = "bench-" + form + "-" + System.nanoTime();
     Properties props = MonitorApp.properties(applicationId, kafka.bootstrapServers(), overlay);
-    double rate;
+    Timed timed;
     long heldPerTxn;
-    double threadPerTxn;
-    double processPerTxn;
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     try (MonitorApp app = MonitorApp.start(config, metrics, props, s -> { })) {
-      long deadline = System.nanoTime() + LIMIT.toNanos();
-      long t0 = 0;
-      double c0 = 0;
-      long thread0 = 0;
-      long process0 = 0;
-      while (checked.count() < transactions) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the topology checked " + (long) checked.count() + " of " + transactions + " transactions in " + LIMIT);
-        }
-        if (t0 == 0 && checked.count() > 0) {
-          t0 = System.nanoTime();
-          c0 = checked.count();
-          thread0 = streamThreadCpuNanos();
-          process0 = os.getProcessCpuTime();
-        }
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-      }
-      long t1 = System.nanoTime();
-      rate = (transactions - c0) / ((t1 - t0) / 1e9);
-      threadPerTxn = (streamThreadCpuNanos() - thread0) / 1e3 / (transactions - c0);
-      processPerTxn = (os.getProcessCpuTime() - process0) / 1e3 / (transactions - c0);
+      timed = timed(checked::count);
       heldPerTxn = (heapAfterGc(memory) - before) / Math.min(window, transactions);
     }
+    double rate = timed.txnPerSecond();
+    double threadPerTxn = timed.streamThreadCpuMicrosPerTxn();
+    double processPerTxn = timed.processCpuMicrosPerTxn();
     double changelogPerTxn = (double) changelogRecords(applicationId) / transactions;
     System.out.printf(Locale.ROOT, "%s: raw consume %,.0f txn/s, topology %,.0f txn/s, CPU per txn: stream thread %.1f µs, JVM %.1f µs;"
         + " %.2f changelog records per txn%n", form, raw, rate, threadPerTxn, processPerTxn, changelogPerTxn);
-    return new Result(form, records, raw, rate, heldPerTxn, threadPerTxn, processPerTxn, changelogPerTxn);
+    Floor floor = floor(state);
+    System.out.printf(Locale.ROOT, "%s: floor (no-op topology of the same shape) %,.0f txn/s, CPU per txn: stream thread %.1f µs, JVM %.1f µs%n",
+        form, floor.txnPerSecond(), floor.streamThreadCpuMicrosPerTxn(), floor.processCpuMicrosPerTxn());
+    return new Result(form, records, raw, rate, heldPerTxn, threadPerTxn, processPerTxn, changelogPerTxn, floor);
+  }
+
+  /**
+   * Runs, on the same topic and with the monitor's Streams settings, a topology of the monitor's
+   * shape that does none of its work: the events topic read as bytes, each record decoded
+   * ({@link RecordCodec}) and counted, a whole {@code Transaction} (and, for op-level input, each
+   * COMMIT or ABORT event as a stand-in for the assembled transaction) sent through a repartition
+   * topic keyed by historyId, and counted again on the other side. No state stores. What the
+   * monitor cannot beat on this machine with two sub-topologies and exactly-once.
+   */
+  private Floor floor(Path state) throws IOException {
+    AtomicLong through = new AtomicLong();
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(topic, Consumed.with(Serdes.String(), Serdes.ByteArray()))
+        .flatMap((k, v) -> {
+          SpecificRecord r = RecordCodec.decode(v).record();
+          if (r instanceof Transaction t) {
+            return List.of(KeyValue.pair(t.getHistoryId(), (SpecificRecord) t));
+          }
+          if (r instanceof TxnEvent e && (e.getKind() == EventKind.COMMIT || e.getKind() == EventKind.ABORT)) {
+            return List.of(KeyValue.pair(e.getHistoryId(), (SpecificRecord) e));
+          }
+          return List.<KeyValue<String, SpecificRecord>>of();
+        })
+        .repartition(Repartitioned.<String, SpecificRecord>as("floor").withKeySerde(Serdes.String())
+            .withValueSerde(new RecordSerde()))
+        .foreach((k, v) -> through.incrementAndGet());
+    Properties overlay = new Properties();
+    overlay.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(state, "floor").toString());
+    overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
+    overlay.putAll(tuning);
+    Properties props = MonitorApp.properties("bench-floor-" + form + "-" + System.nanoTime(), kafka.bootstrapServers(), overlay);
+    try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) {
+      streams.start();
+      Timed t = timed(through::get);
+      return new Floor(t.txnPerSecond(), t.streamThreadCpuMicrosPerTxn(), t.processCpuMicrosPerTxn());
+    }
+  }
+
+  /**
+   * Waits until {@code counted} reaches the transactions in the topic, timing from the first one
+   * counted (sampled every 10 ms).
+   *
+   * @throws IllegalStateException if that takes longer than 15 minutes
+   */
+  private Timed timed(DoubleSupplier counted) {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    long t0 = 0;
+    double c0 = 0;
+    long thread0 = 0;
+    long process0 = 0;
+    while (counted.getAsDouble() < transactions) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the topology got through " + (long) counted.getAsDouble() + " of "
+            + transactions + " transactions in " + LIMIT);
+      }
+      if (t0 == 0 && counted.getAsDouble() > 0) {
+        t0 = System.nanoTime();
+        c0 = counted.getAsDouble();
+        thread0 = streamThreadCpuNanos();
+        process0 = os.getProcessCpuTime();
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+    }
+    long t1 = System.nanoTime();
+    double n = transactions - c0;
+    return new Timed(n / ((t1 - t0) / 1e9), (streamThreadCpuNanos() - thread0) / 1e3 / n,
+        (os.getProcessCpuTime() - process0) / 1e3 / n);
   }
 
   /**

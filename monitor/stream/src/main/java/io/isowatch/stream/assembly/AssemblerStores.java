@@ -28,7 +28,10 @@ public final class AssemblerStores {
   public static final String TRANSACTIONS = "isowatch-assembler-transactions";
   /** {@link #eventKey} (txnId NUL ten-digit opIndex) to the event's bytes as received. */
   public static final String EVENTS = "isowatch-assembler-events";
-  /** txnId to the assembled {@code Transaction}'s single-object encoding. */
+  /**
+   * txnId to the single-object encoding of a complete {@code Transaction} waiting for an earlier
+   * txnSeq of its session; removed when it is emitted.
+   */
   public static final String ASSEMBLED = "isowatch-assembler-assembled";
   /** {@link #deadline} keys to an empty value: the timers, in due order. */
   public static final String DEADLINES = "isowatch-assembler-deadlines";
@@ -72,7 +75,7 @@ public final class AssemblerStores {
 
   /** @return the key of event {@code opIndex} (not negative) of {@code txnId}; sorts by opIndex */
   static String eventKey(String txnId, int opIndex) {
-    return txnId + '\0' + String.format("%010d", opIndex);
+    return txnId + '\0' + padded(opIndex, 10);
   }
 
   /** @return the smallest key of {@code txnId}'s events */
@@ -87,21 +90,31 @@ public final class AssemblerStores {
 
   /** @return the key of a timer of {@code kind} due at {@code dueMs} (not negative) for {@code id} */
   static String deadline(char kind, long dueMs, String id) {
-    return kind + String.format("%019d", dueMs) + '\0' + id;
+    return kind + padded(dueMs, 19) + '\0' + id;
   }
 
   /** @return the smallest key of timers of {@code kind} */
   static String firstDeadline(char kind) {
-    return kind + String.format("%019d", 0L);
+    return kind + padded(0, 19);
   }
 
   /** @return a key above every timer of {@code kind} due at or before {@code nowMs} */
   static String lastDeadline(char kind, long nowMs) {
-    return kind + String.format("%019d", Math.max(0, nowMs)) + '\uffff';
+    return kind + padded(Math.max(0, nowMs), 19) + '\uffff';
   }
 
   /** @return the id part of a timer key */
   static String deadlineId(String key) {
     return key.substring(21);
+  }
+
+  /**
+   * @return {@code n} (not negative) in decimal, zero-padded to {@code width} digits, so that keys
+   *     order numerically (the stores order keys by bytes); what {@code String.format("%0<width>d")}
+   *     gives, without a Formatter per key
+   */
+  static String padded(long n, int width) {
+    String digits = Long.toString(n);
+    return digits.length() >= width ? digits : "0".repeat(width - digits.length()) + digits;
   }
 }

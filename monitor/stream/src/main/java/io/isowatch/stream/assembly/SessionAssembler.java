@@ -22,13 +22,18 @@ import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.topology.MonitorConfig;
 import io.isowatch.stream.topology.MonitorConfig.Limits;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -72,8 +77,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *   <li>A complete transaction is emitted when it is the next txnSeq of its session (sessions start
  *       at txnSeq 0); complete successors wait for it and are released in txnSeq order. Whole
  *       {@code Transaction} records are complete on arrival and follow the same order.
- *   <li>A record identical to one held (same txnId and opIndex and bytes, or the same whole
- *       transaction) is ignored and counted by {@link MonitorMetrics#duplicateIgnored()}; a
+ *   <li>A record identical to one held (same txnId and opIndex and bytes, or a whole transaction
+ *       whose bytes have the SHA-256 of the one held) is ignored and counted by {@link MonitorMetrics#duplicateIgnored()}; a
  *       different one is {@code conflicting-duplicate}. Emitted transactions are held for
  *       {@link MonitorConfig#duplicateRetention()} for this.
  *   <li>{@code op-after-end}: an operation past the transaction's end, or an end before an
@@ -113,11 +118,32 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private KeyValueStore<String, byte[]> events;
   private KeyValueStore<String, byte[]> assembled;
   private KeyValueStore<String, byte[]> deadlines;
+  private final MessageDigest sha256;
+  /**
+   * The open transactions this instance holds in memory, by txnId: their state and their events,
+   * so that an event costs no read of the transactions or events store and the transaction is
+   * assembled without reading its events back. The stored state of an open transaction is the one
+   * written when its first event arrived (counters at zero); the events store has every event. Empty
+   * after {@link #init} (a restart, or a task moved here): an open transaction not held is loaded
+   * from the stores at its next event or timer. Removed when the transaction completes.
+   */
+  private final Map<String, OpenTxn> open = new HashMap<>();
+
+  /** One event as received: its bytes, and decoded. */
+  private record Received(byte[] raw, TxnEvent event) {}
+
+  /** An open transaction in memory: its current state and its events by opIndex. */
+  private record OpenTxn(TxnState state, TreeMap<Integer, Received> events) {}
 
   private SessionAssembler(MonitorConfig config, MonitorMetrics metrics) {
     this.config = config;
     this.metrics = metrics;
     this.limits = config.limits();
+    try {
+      this.sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256 (MessageDigest documentation)", e);
+    }
   }
 
   /**
@@ -145,6 +171,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    open.clear(); // Kafka Streams re-initialises a revived task's processors after its stores were restored
     sessions = context.getStateStore(AssemblerStores.SESSIONS);
     txns = context.getStateStore(AssemblerStores.TRANSACTIONS);
     events = context.getStateStore(AssemblerStores.EVENTS);
@@ -184,7 +211,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     String session = AssemblerStores.sessionKey(e.getHistoryId(), e.getSessionId());
     String txnId = e.getTxnId();
     long now = record.timestamp();
-    TxnState txn = TxnState.fromBytes(txns.get(txnId));
+    OpenTxn known = held(txnId);
+    TxnState txn = known != null ? known.state() : TxnState.fromBytes(txns.get(txnId));
     if (txn == null) {
       byte[] stored = sessions.get(session);
       SessionState state = SessionState.fromBytes(stored);
@@ -196,6 +224,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       txn.session = session;
       txn.txnSeq = e.getTxnSeq();
       txn.firstSeen = now;
+      txns.put(txnId, txn.toBytes());
+      known = new OpenTxn(txn, new TreeMap<>());
+      open.put(txnId, known);
       state.pending.put(txn.txnSeq, new Pending(txnId, false));
       sessions.put(session, state.toBytes());
       deadlines.put(deadline(OPEN_TIMEOUT, plus(now, config.openTimeout()), txnId), NOTHING);
@@ -208,9 +239,15 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       if (txn.whole) {
         return new Rejection("conflicting-duplicate", at + ": the transaction arrived as a whole Transaction record");
       }
-      byte[] held = events.get(eventKey(txnId, e.getOpIndex()));
-      if (held != null) {
-        if (Arrays.equals(held, record.value())) {
+      byte[] first;
+      if (known != null) {
+        Received r = known.events().get(e.getOpIndex());
+        first = r == null ? null : r.raw();
+      } else {
+        first = events.get(eventKey(txnId, e.getOpIndex()));
+      }
+      if (first != null) {
+        if (Arrays.equals(first, record.value())) {
           metrics.duplicateIgnored();
           return null;
         }
@@ -222,6 +259,17 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       }
     }
     events.put(eventKey(txnId, e.getOpIndex()), record.value());
+    known.events().put(e.getOpIndex(), new Received(record.value(), e));
+    count(txn, e);
+    if (txn.allOperationsIn()) {
+      deadlines.delete(deadline(OPEN_TIMEOUT, plus(txn.firstSeen, config.openTimeout()), txnId));
+      complete(txnId, txn, assemble(txnId, txn, now).transaction(), now);
+    }
+    return null;
+  }
+
+  /** Counts event {@code e} of an open transaction in its state. */
+  private static void count(TxnState txn, TxnEvent e) {
     switch (e.getKind()) {
       case BEGIN:
         break;
@@ -234,13 +282,35 @@ public final class SessionAssembler implements Processor<String, byte[], String,
         txn.opsReceived++;
         txn.maxOpIndex = Math.max(txn.maxOpIndex, e.getOpIndex());
     }
-    if (txn.allOperationsIn()) {
-      deadlines.delete(deadline(OPEN_TIMEOUT, plus(txn.firstSeen, config.openTimeout()), txnId));
-      complete(txnId, txn, assemble(txnId, txn, now).transaction(), now);
-    } else {
-      txns.put(txnId, txn.toBytes());
+  }
+
+  /**
+   * @return the open transaction {@code txnId} in memory, loaded from the stores (its state, and its
+   *     counters recounted from its stored events) if this instance does not hold it yet; null if it
+   *     is not open
+   */
+  private OpenTxn held(String txnId) {
+    OpenTxn known = open.get(txnId);
+    if (known != null) {
+      return known;
     }
-    return null;
+    TxnState stored = TxnState.fromBytes(txns.get(txnId));
+    if (stored == null || stored.phase != Phase.OPEN) {
+      return null;
+    }
+    TreeMap<Integer, Received> received = new TreeMap<>();
+    try (KeyValueIterator<String, byte[]> it =
+        events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
+      while (it.hasNext()) {
+        byte[] raw = it.next().value;
+        TxnEvent e = (TxnEvent) RecordCodec.decode(raw).record();
+        received.put(e.getOpIndex(), new Received(raw, e));
+        count(stored, e);
+      }
+    }
+    known = new OpenTxn(stored, received);
+    open.put(txnId, known);
+    return known;
   }
 
   private Rejection onTransaction(Record<String, byte[]> record, Transaction t) {
@@ -256,7 +326,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       if (bad != null) {
         return bad;
       }
-      if (Arrays.equals(assembled.get(txnId), record.value())) {
+      boolean identical = txn.digest != null ? Arrays.equals(txn.digest, digest(record.value()))
+          : Arrays.equals(assembled.get(txnId), record.value());
+      if (identical) {
         metrics.duplicateIgnored();
         return null;
       }
@@ -274,11 +346,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     txn.txnSeq = t.getTxnSeq();
     txn.whole = true;
     txn.firstSeen = record.timestamp();
-    assembled.put(txnId, record.value());
-    txn.phase = Phase.COMPLETE;
-    txns.put(txnId, txn.toBytes());
-    state.pending.put(txn.txnSeq, new Pending(txnId, true));
-    release(session, state, t, record.timestamp());
+    txn.digest = digest(record.value());
+    settle(txnId, txn, state, t, record.value(), record.timestamp());
     return null;
   }
 
@@ -381,33 +450,29 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     TxnEvent first = null;
     Source source = null;
     int missing = -1;
-    try (KeyValueIterator<String, byte[]> it =
-        events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {
-      while (it.hasNext()) {
-        TxnEvent e = (TxnEvent) RecordCodec.decode(it.next().value).record();
-        if (first == null || e.getTime().isBefore(first.getTime())) {
-          first = e;
-        }
-        if (source == null) {
-          source = e.getSource();
-        }
-        switch (e.getKind()) {
-          case BEGIN -> begin = e;
-          case COMMIT, ABORT -> {
-            end = e;
-            if (missing >= 0) {
-              left.add(e.getOpIndex());
-            }
+    for (TxnEvent e : heldEvents(txnId)) {
+      if (first == null || e.getTime().isBefore(first.getTime())) {
+        first = e;
+      }
+      if (source == null) {
+        source = e.getSource();
+      }
+      switch (e.getKind()) {
+        case BEGIN -> begin = e;
+        case COMMIT, ABORT -> {
+          end = e;
+          if (missing >= 0) {
+            left.add(e.getOpIndex());
           }
-          default -> {
-            if (missing < 0 && e.getOpIndex() == ops.size() + 1) {
-              ops.add(new Operation(OpKind.valueOf(e.getKind().name()), e.getKey(), e.getValue()));
-            } else {
-              if (missing < 0) {
-                missing = ops.size() + 1;
-              }
-              left.add(e.getOpIndex());
+        }
+        default -> {
+          if (missing < 0 && e.getOpIndex() == ops.size() + 1) {
+            ops.add(new Operation(OpKind.valueOf(e.getKind().name()), e.getKey(), e.getValue()));
+          } else {
+            if (missing < 0) {
+              missing = ops.size() + 1;
             }
+            left.add(e.getOpIndex());
           }
         }
       }
@@ -429,29 +494,72 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     return new Assembly(t, missing, left);
   }
 
+  /**
+   * @return the events held for the open transaction {@code txnId}, in opIndex order; the
+   *     transaction leaves {@link #open}
+   */
+  private List<TxnEvent> heldEvents(String txnId) {
+    OpenTxn known = held(txnId);
+    open.remove(txnId);
+    List<TxnEvent> out = new ArrayList<>();
+    if (known != null) {
+      known.events().values().forEach(r -> out.add(r.event()));
+    }
+    return out;
+  }
+
   /** Marks {@code txn} complete with {@code t} and releases what its session can emit. */
   private void complete(String txnId, TxnState txn, Transaction t, long nowMs) {
+    byte[] encoded = RecordCodec.encode(t);
+    txn.digest = digest(encoded);
+    settle(txnId, txn, SessionState.fromBytes(sessions.get(txn.session)), t, encoded, nowMs);
+  }
+
+  /**
+   * Marks the complete transaction {@code txn} pending in its session and releases what the session
+   * can emit. Its record ({@code encoded}) is stored only if it must wait for an earlier txnSeq; one
+   * released at once costs a single write of its state.
+   */
+  private void settle(String txnId, TxnState txn, SessionState state, Transaction t, byte[] encoded, long nowMs) {
     txn.phase = Phase.COMPLETE;
-    txns.put(txnId, txn.toBytes());
-    assembled.put(txnId, RecordCodec.encode(t));
-    SessionState state = SessionState.fromBytes(sessions.get(txn.session));
     state.pending.put(txn.txnSeq, new Pending(txnId, true));
-    release(txn.session, state, t, nowMs);
+    if (txn.txnSeq != state.nextSeq) {
+      assembled.put(txnId, encoded);
+      txns.put(txnId, txn.toBytes());
+      release(txn.session, state, null, null, nowMs);
+    } else {
+      release(txn.session, state, t, txn, nowMs);
+    }
+  }
+
+  /** @return the SHA-256 of {@code bytes}, which tells an identical copy of a transaction's record */
+  private byte[] digest(byte[] bytes) {
+    return sha256.digest(bytes);
   }
 
   /**
    * Emits the session's complete transactions from its next txnSeq on, then starts, keeps or stops
    * the gap timer, and stores the session.
    *
-   * @param fresh a transaction just completed, to forward without decoding it again; may be null
+   * @param fresh a transaction just completed and not stored, to forward without decoding it again;
+   *     may be null
+   * @param freshState its state, not stored either; null when {@code fresh} is
    */
-  private void release(String session, SessionState state, Transaction fresh, long nowMs) {
+  private void release(String session, SessionState state, Transaction fresh, TxnState freshState, long nowMs) {
     for (Pending p = state.pending.get(state.nextSeq); p != null && p.complete(); p = state.pending.get(state.nextSeq)) {
-      Transaction t = fresh != null && fresh.getTxnId().equals(p.txnId()) ? fresh
-          : (Transaction) RecordCodec.decode(assembled.get(p.txnId())).record();
+      boolean isFresh = fresh != null && fresh.getTxnId().equals(p.txnId());
+      Transaction t;
+      TxnState txn;
+      if (isFresh) {
+        t = fresh;
+        txn = freshState;
+      } else {
+        t = (Transaction) RecordCodec.decode(assembled.get(p.txnId())).record();
+        assembled.delete(p.txnId());
+        txn = TxnState.fromBytes(txns.get(p.txnId()));
+      }
       // the checker measures its read grace in stream time: the record carries the end's event time
       context.forward(new Record<>(t.getHistoryId(), (SpecificRecord) t, Math.max(0, t.getEndTime().toEpochMilli())));
-      TxnState txn = TxnState.fromBytes(txns.get(p.txnId()));
       txn.phase = Phase.EMITTED;
       txn.emittedAt = nowMs;
       txns.put(p.txnId(), txn.toBytes());
@@ -484,9 +592,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private void punctuate(long nowMs) {
     for (String key : due(OPEN_TIMEOUT, nowMs)) {
       String txnId = AssemblerStores.deadlineId(key);
-      TxnState txn = TxnState.fromBytes(txns.get(txnId));
-      if (txn != null && txn.phase == Phase.OPEN) {
-        timeOut(txnId, txn, nowMs);
+      OpenTxn known = held(txnId);
+      if (known != null) {
+        timeOut(txnId, known.state(), nowMs);
       }
     }
     for (String key : due(GAP, nowMs)) {
@@ -535,12 +643,15 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     state.nextSeq = next;
     state.gapSince = -1;
     state.gapSeq = -1;
-    release(session, state, null, nowMs);
+    release(session, state, null, null, nowMs);
   }
 
   private void forget(String txnId) {
+    TxnState txn = TxnState.fromBytes(txns.get(txnId));
     txns.delete(txnId);
-    assembled.delete(txnId);
+    if (txn != null && txn.whole) {
+      return; // no events, and its record left the assembled store when it was emitted
+    }
     List<String> keys = new ArrayList<>();
     try (KeyValueIterator<String, byte[]> it =
         events.range(AssemblerStores.firstEventKey(txnId), AssemblerStores.lastEventKey(txnId))) {

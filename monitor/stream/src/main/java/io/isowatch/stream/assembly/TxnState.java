@@ -43,6 +43,12 @@ final class TxnState {
   int maxOpIndex = -1;
   /** Distinct operations (READ, WRITE, APPEND) received. */
   int opsReceived;
+  /**
+   * SHA-256 of its single-object {@code Transaction} encoding (the whole record as received, or as
+   * assembled from events), set once it is complete, to recognise an identical copy; null before,
+   * and in states stored before this field existed.
+   */
+  byte[] digest;
 
   /** @return whether every operation before the end has arrived (needs the end) */
   boolean allOperationsIn() {
@@ -63,6 +69,10 @@ final class TxnState {
       out.writeBoolean(aborted);
       out.writeInt(maxOpIndex);
       out.writeInt(opsReceived);
+      if (digest != null) {
+        out.writeByte(digest.length);
+        out.write(digest);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -87,6 +97,9 @@ final class TxnState {
       t.aborted = in.readBoolean();
       t.maxOpIndex = in.readInt();
       t.opsReceived = in.readInt();
+      if (in.available() > 0) {
+        t.digest = in.readNBytes(in.readUnsignedByte());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("corrupt transaction state", e);
     }

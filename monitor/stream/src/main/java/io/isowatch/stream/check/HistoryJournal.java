@@ -23,8 +23,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * One history's durable checker state in the stage's stores: the window checker's {@link
  * WindowChecker.Journal} written through to them, and the restore that reads them back.
  *
- * <p>Values: a fed transaction is {@code [int n][n ints: unresolved op indexes][Transaction in
- * single-object Avro]}; a held one the Transaction alone; a reported id its last feed position (8
+ * <p>Values: a block of fed transactions, keyed by feed position / {@value FedBlock#TXNS}, is a
+ * {@link FedBlock} (a block partly before the window's start stays until all of it is evicted, and
+ * a restore skips its evicted part); a held transaction is the Transaction in single-object Avro; a reported id its last feed position (8
  * bytes); a block of {@value #SLOTS_PER_ENTRY} evicted-write slots, keyed by slot / {@value
  * #SLOTS_PER_ENTRY}, the fingerprints of its slots filled so far (8 bytes each, slot order; slots
  * fill in order, so the blocks in key order are the memory slot by slot); a key hash its latest evicted write's
@@ -40,6 +41,8 @@ final class HistoryJournal implements WindowChecker.Journal {
   private final String historyId;
   private final byte[] prefix;
   private final CheckerStores stores;
+  /** The window-store block being filled; opened from the store on the first feed after a restart. */
+  private final FedBlock openBlock = new FedBlock();
 
   HistoryJournal(String historyId, CheckerStores stores) {
     this.historyId = historyId;
@@ -54,21 +57,22 @@ final class HistoryJournal implements WindowChecker.Journal {
 
   @Override
   public void fed(long seq, long arrival, WindowTxn txn, int[] unresolved) {
-    byte[] body = RecordCodec.encode(Records.toAvro(historyId, txn));
-    ByteBuffer b = ByteBuffer.allocate(4 + 4 * unresolved.length + body.length).putInt(unresolved.length);
-    for (int op : unresolved) {
-      b.putInt(op);
+    long b = FedBlock.of(seq);
+    if (openBlock.index() != b) {
+      openBlock.open(b, stores.window().get(StoreKeys.withLong(prefix, b)));
     }
-    stores.window().put(StoreKeys.withLong(prefix, seq), b.put(body).array());
+    openBlock.append(seq, txn, unresolved);
+    stores.window().put(StoreKeys.withLong(prefix, b), openBlock.bytes());
     if (arrival >= 0) {
       stores.held().delete(StoreKeys.withLong(prefix, arrival));
     }
   }
 
+  /** Deletes the blocks whose positions are all before {@code to}; a block reaching past it stays. */
   @Override
   public void evicted(long from, long to) {
-    for (long s = from; s < to; s++) {
-      stores.window().delete(StoreKeys.withLong(prefix, s));
+    for (long b = FedBlock.of(from); b < FedBlock.of(to); b++) {
+      stores.window().delete(StoreKeys.withLong(prefix, b));
     }
   }
 
@@ -142,17 +146,10 @@ final class HistoryJournal implements WindowChecker.Journal {
     }
     WindowChecker.Meta m = new WindowChecker.Meta(nextSeq, nextArrival, streamTime, ringNext, listAppend, starts);
     List<WindowChecker.Fed> fed = new ArrayList<>();
+    long liveBase = starts.length == 0 ? nextSeq : starts[0];
     try (KeyValueIterator<Bytes, byte[]> it = scan(stores.window())) {
       while (it.hasNext()) {
-        KeyValue<Bytes, byte[]> kv = it.next();
-        ByteBuffer v = ByteBuffer.wrap(kv.value);
-        int[] unresolved = new int[v.getInt()];
-        for (int i = 0; i < unresolved.length; i++) {
-          unresolved[i] = v.getInt();
-        }
-        byte[] body = new byte[v.remaining()];
-        v.get(body);
-        fed.add(new WindowChecker.Fed(StoreKeys.longAfter(kv.key.get(), prefix.length), txn(body), unresolved));
+        FedBlock.read(it.next().value, liveBase, fed);
       }
     }
     List<WindowChecker.Held> held = new ArrayList<>();

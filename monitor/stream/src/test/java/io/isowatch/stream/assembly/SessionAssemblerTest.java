@@ -24,10 +24,19 @@ import io.isowatch.stream.topology.MonitorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
+import io.isowatch.stream.metrics.MonitorMetrics;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -386,5 +395,57 @@ class SessionAssemblerTest {
         dead("db/s1", t1, 3,
             "late-event: transaction T1 has txnSeq 0 but session db/s1 has moved on to txnSeq 1"));
     assertThat(d.duplicates()).isEqualTo(1.0);
+  }
+
+  /**
+   * A restart in the middle of a transaction: the new processor instance holds none of its events in
+   * memory, so it compares a duplicate with, and assembles the transaction from, the events store.
+   * Processor-level, two instances on one set of stores without changelog or cache (what a
+   * restarted task finds after the last commit; {@code MonitorCrashTest} kills a real one).
+   */
+  @Test
+  void aTransactionBegunBeforeARestartIsAssembledFromTheStoreAfterIt() {
+    MonitorMetrics metrics = MonitorMetrics.inMemory();
+    var supplier = SessionAssembler.supplier(CONFIG, metrics);
+    List<StateStore> stores = new ArrayList<>();
+    try {
+      for (StoreBuilder<?> b : supplier.stores()) {
+        stores.add(b.withLoggingDisabled().withCachingDisabled().build());
+      }
+      MockProcessorContext<String, SpecificRecord> before = mockContext(stores, true);
+      var p1 = supplier.get();
+      p1.init(before);
+      for (TxnEvent e : List.of(begin("s1", "T1", 0, 1_000), write("s1", "T1", 0, 1, "x", 1, 1_001))) {
+        p1.process(new Record<>("db/s1", RecordCodec.encode(e), 1_000));
+      }
+      MockProcessorContext<String, SpecificRecord> after = mockContext(stores, false);
+      var p2 = supplier.get();
+      p2.init(after);
+      for (TxnEvent e : List.of(write("s1", "T1", 0, 1, "x", 1, 1_001), read("s1", "T1", 0, 2, "y", 7L, 1_002),
+          commit("s1", "T1", 0, 3, 1_003))) {
+        p2.process(new Record<>("db/s1", RecordCodec.encode(e), 1_003));
+      }
+
+      assertThat(before.forwarded()).isEmpty();
+      assertThat(after.forwarded()).extracting(f -> KeyValue.pair(f.record().key(), f.record().value()))
+          .containsExactly(emitted(txn("s1", "T1", 0, TxnStatus.COMMITTED, 1_000, 1_003, w("x", 1), r("y", 7L))));
+      assertThat(metrics.registry().get("isowatch.input.duplicates").counter().count()).isEqualTo(1.0);
+    } finally {
+      stores.forEach(StateStore::close);
+    }
+  }
+
+  private MockProcessorContext<String, SpecificRecord> mockContext(List<StateStore> stores, boolean initStores) {
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "assembler-restart-test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    MockProcessorContext<String, SpecificRecord> ctx = new MockProcessorContext<>(p, new TaskId(0, 0), stateDir.toFile());
+    for (StateStore st : stores) {
+      if (initStores) {
+        st.init(ctx.getStateStoreContext(), st);
+      }
+      ctx.addStateStore(st);
+    }
+    return ctx;
   }
 }

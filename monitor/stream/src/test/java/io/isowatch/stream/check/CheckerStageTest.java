@@ -375,7 +375,8 @@ class CheckerStageTest {
    * whose 142 writes fill slots 0..141 (three blocks). After the restart U1 reads x = 1 (slot 0) and
    * k69 = 1 (slot 70), values that T2 overwrote, so only that memory knows them (not the per-key
    * latest evicted write): U1 is fed at once, and when the event clock passes its read grace
-   * nothing is reported as unresolved.
+   * nothing is reported as unresolved. The window restored holds positions 20..40 only, although
+   * the window store's first block still holds 0..19 too.
    */
   @Test
   void theEvictedWriteMemoryIsRestoredAfterARestart() {
@@ -416,6 +417,10 @@ class CheckerStageTest {
     assertThat(after.forwarded()).isEmpty();
     assertThat(count(metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
     assertThat(count(metrics, "isowatch.transactions.checked")).isEqualTo(43.0);
+    // positions 20..40 were restored from the window store's first two blocks (0..31 partly
+    // evicted, 32..40), then U1 and U2 were fed: 23 transactions
+    assertThat(metrics.registry().find("isowatch.window.transactions").tags("history", "h").gauge().value())
+        .isEqualTo(23.0);
   }
 
   /** A transaction of session {@code session}, txnSeq 0, writing {@code v} to x and to k0..k69. */
