@@ -32,7 +32,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -128,10 +127,8 @@ public final class SoakBenchmark implements Callable<Integer> {
       MonitorMetrics metrics = MonitorMetrics.inMemory();
       Counter checked = metrics.registry().get("isowatch.transactions.checked").counter();
       Path state = Files.createTempDirectory("isowatch-soak-state");
-      Properties overlay = new Properties();
-      overlay.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
-      overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
-      Properties props = MonitorApp.properties("soak-" + System.nanoTime(), kafka.bootstrapServers(), overlay);
+      Properties props = ThroughputRun.streamsProperties("soak-" + System.nanoTime(), kafka.bootstrapServers(), state,
+          new Properties());
       AtomicLong sent = new AtomicLong();
       AtomicReference<Throwable> producerFailure = new AtomicReference<>();
       try (MonitorApp app = MonitorApp.start(config, metrics, props, s -> { })) {

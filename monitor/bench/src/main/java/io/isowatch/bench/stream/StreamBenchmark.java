@@ -126,7 +126,7 @@ public final class StreamBenchmark implements Callable<Integer> {
     System.out.println("| input form | no-op floor (txn/s) | floor / raw | floor stream thread CPU per txn (µs) | floor JVM CPU per txn (µs) | topology / floor |");
     System.out.println("|---|---:|---:|---:|---:|---:|");
     for (ThroughputRun.Result r : results) {
-      ThroughputRun.Floor f = r.floor();
+      ThroughputRun.Timed f = r.floor();
       System.out.printf(Locale.ROOT, "| %s | %,.0f | %.2f | %.1f | %.1f | %.2f |%n", r.form(), f.txnPerSecond(),
           f.txnPerSecond() / r.rawTxnPerSecond(), f.streamThreadCpuMicrosPerTxn(), f.processCpuMicrosPerTxn(),
           r.topologyTxnPerSecond() / f.txnPerSecond());

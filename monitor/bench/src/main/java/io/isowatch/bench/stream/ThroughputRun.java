@@ -75,23 +75,21 @@ final class ThroughputRun {
    *     the same interval, per transaction checked (µs)
    * @param changelogRecordsPerTxn records written to the topology's changelog topics (transaction
    *     markers included) per transaction
+   * @param floor the no-op topology of the monitor's shape on the same topic
    */
   record Result(String form, long records, double rawTxnPerSecond, double topologyTxnPerSecond,
       double heapBytesPerWindowedTxn, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn,
-      double changelogRecordsPerTxn, Floor floor) {}
+      double changelogRecordsPerTxn, Timed floor) {}
 
   /**
-   * The framework's floor on the same topic: a topology of the monitor's shape that does no work,
-   * measured like the monitor.
+   * A topology timed over a topic ({@link #timed}): the monitor's, or the no-op floor of its shape
+   * (the framework's floor on the same topic, measured like the monitor).
    *
    * @param txnPerSecond transactions per second through it
    * @param streamThreadCpuMicrosPerTxn CPU time of its stream thread per transaction (µs)
    * @param processCpuMicrosPerTxn CPU time of the whole JVM per transaction (µs)
    */
-  record Floor(double txnPerSecond, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn) {}
-
-  /** What {@link #timed} measured. */
-  private record Timed(double txnPerSecond, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn) {}
+  record Timed(double txnPerSecond, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn) {}
 
   private final EmbeddedKafka kafka;
   private final String topic;
@@ -143,12 +141,8 @@ final class ThroughputRun {
     MonitorMetrics metrics = MonitorMetrics.inMemory();
     Counter checked = metrics.registry().get("isowatch.transactions.checked").counter();
     Path state = Files.createTempDirectory("isowatch-bench-state");
-    Properties overlay = new Properties();
-    overlay.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
-    overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
-    overlay.putAll(tuning);
     String applicationId = "bench-" + form + "-" + System.nanoTime();
-    Properties props = MonitorApp.properties(applicationId, kafka.bootstrapServers(), overlay);
+    Properties props = streamsProperties(applicationId, kafka.bootstrapServers(), state, tuning);
     Timed timed;
     long heldPerTxn;
     try (MonitorApp app = MonitorApp.start(config, metrics, props, s -> { })) {
@@ -161,7 +155,7 @@ final class ThroughputRun {
     double changelogPerTxn = (double) changelogRecords(applicationId) / transactions;
     System.out.printf(Locale.ROOT, "%s: raw consume %,.0f txn/s, topology %,.0f txn/s, CPU per txn: stream thread %.1f µs, JVM %.1f µs;"
         + " %.2f changelog records per txn%n", form, raw, rate, threadPerTxn, processPerTxn, changelogPerTxn);
-    Floor floor = floor(state);
+    Timed floor = floor(state);
     System.out.printf(Locale.ROOT, "%s: floor (no-op topology of the same shape) %,.0f txn/s, CPU per txn: stream thread %.1f µs, JVM %.1f µs%n",
         form, floor.txnPerSecond(), floor.streamThreadCpuMicrosPerTxn(), floor.processCpuMicrosPerTxn());
     return new Result(form, records, raw, rate, heldPerTxn, threadPerTxn, processPerTxn, changelogPerTxn, floor);
@@ -175,7 +169,7 @@ final class ThroughputRun {
    * topic keyed by historyId, and counted again on the other side. No state stores. What the
    * monitor cannot beat on this machine with two sub-topologies and exactly-once.
    */
-  private Floor floor(Path state) throws IOException {
+  private Timed floor(Path state) throws IOException {
     AtomicLong through = new AtomicLong();
     StreamsBuilder builder = new StreamsBuilder();
     builder.stream(topic, Consumed.with(Serdes.String(), Serdes.ByteArray()))
@@ -192,16 +186,25 @@ final class ThroughputRun {
         .repartition(Repartitioned.<String, SpecificRecord>as("floor").withKeySerde(Serdes.String())
             .withValueSerde(new RecordSerde()))
         .foreach((k, v) -> through.incrementAndGet());
-    Properties overlay = new Properties();
-    overlay.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(state, "floor").toString());
-    overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
-    overlay.putAll(tuning);
-    Properties props = MonitorApp.properties("bench-floor-" + form + "-" + System.nanoTime(), kafka.bootstrapServers(), overlay);
+    Properties props = streamsProperties("bench-floor-" + form + "-" + System.nanoTime(), kafka.bootstrapServers(),
+        Files.createTempDirectory(state, "floor"), tuning);
     try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) {
       streams.start();
-      Timed t = timed(through::get);
-      return new Floor(t.txnPerSecond(), t.streamThreadCpuMicrosPerTxn(), t.processCpuMicrosPerTxn());
+      return timed(through::get);
     }
+  }
+
+  /**
+   * @param stateDir the Streams state directory
+   * @param tuning Streams settings laid over the rest
+   * @return the monitor's Streams settings ({@link MonitorApp#properties}) for one stream thread
+   */
+  static Properties streamsProperties(String applicationId, String bootstrapServers, Path stateDir, Properties tuning) {
+    Properties overlay = new Properties();
+    overlay.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    overlay.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
+    overlay.putAll(tuning);
+    return MonitorApp.properties(applicationId, bootstrapServers, overlay);
   }
 
   /**
