@@ -5,6 +5,7 @@ import io.isowatch.connectors.recorder.PublishMetrics.DropReason;
 import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.WireFormat;
 import java.io.Flushable;
 import java.time.Duration;
 import java.util.Map;
@@ -19,7 +20,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes each {@link Transaction} to a Kafka topic, encoded by {@link RecordCodec} (Avro
- * single-object encoding), keyed {@code historyId/sessionId} so that one session's transactions stay
+ * single-object encoding) or, when the overrides name a schema registry ({@code
+ * apicurio.registry.url}), in the registry's wire format ({@link WireFormat#of}), keyed {@code historyId/sessionId} so that one session's transactions stay
  * in one partition in session order.
  *
  * <p>The producer has idempotence on with {@code acks=all} (Kafka producer configs, {@code
@@ -47,6 +49,7 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
   public static final String DEFAULT_TOPIC = "isowatch.events";
 
   private final Producer<String, byte[]> producer;
+  private final WireFormat format;
   private final String topic;
   private final AtomicReference<Exception> failure = new AtomicReference<>();
   private final PublishMetrics metrics;
@@ -56,8 +59,9 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
    *
    * @param bootstrapServers e.g. {@code localhost:9092}
    * @param topic the events topic, e.g. {@link #DEFAULT_TOPIC}
-   * @param overrides further producer properties (security settings, for example); they win over
-   *     the defaults, except that idempotence stays on
+   * @param overrides further producer properties (security settings, for example; {@code
+   *     apicurio.registry.*} for a schema registry); they win over the defaults, except that
+   *     idempotence stays on
    */
   public KafkaTransactionSink(String bootstrapServers, String topic, Map<String, Object> overrides) {
     this(bootstrapServers, topic, overrides, null);
@@ -69,7 +73,8 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
    * @param bootstrapServers e.g. {@code localhost:9092}
    * @param topic the events topic, e.g. {@link #DEFAULT_TOPIC}
    * @param overrides further producer properties (security settings, {@code max.block.ms}, for
-   *     example); they win over the defaults, except that idempotence stays on
+   *     example; {@code apicurio.registry.*} for a schema registry); they win over the defaults,
+   *     except that idempotence stays on
    * @param metrics where outcomes are counted; null for the throwing sink of the other constructor
    */
   public KafkaTransactionSink(
@@ -83,6 +88,7 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
     p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
     p.putAll(overrides);
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    this.format = WireFormat.of(overrides);
     this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     this.topic = topic;
     this.metrics = metrics;
@@ -124,7 +130,7 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
   }
 
   private ProducerRecord<String, byte[]> record(Transaction txn) {
-    return new ProducerRecord<>(topic, txn.getHistoryId() + "/" + txn.getSessionId(), RecordCodec.encode(txn));
+    return new ProducerRecord<>(topic, txn.getHistoryId() + "/" + txn.getSessionId(), format.encode(topic, txn));
   }
 
   /**
@@ -151,6 +157,7 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
       producer.flush();
     } finally {
       producer.close(Duration.ofSeconds(30));
+      format.close();
     }
     throwIfFailed();
   }

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -115,6 +116,8 @@ final class MonitorCommand implements Callable<Integer> {
       description = "Kafka Streams and client settings (Java properties), e.g. security.")
   private Path config;
 
+  @Mixin private RegistryOption registry = new RegistryOption();
+
   @Option(names = "--state-dir", paramLabel = "DIR",
       description = "Where the state stores live (Kafka Streams state.dir; default: its own,"
           + " java.io.tmpdir/kafka-streams).")
@@ -183,6 +186,7 @@ final class MonitorCommand implements Callable<Integer> {
     if (stateDir != null) {
       overlay.setProperty(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     }
+    registry.applyTo(overlay);
     Optional<String> token;
     try {
       token = metricsToken(metricsToken, metricsTokenFile, System.getenv(TOKEN_ENV), overlay);

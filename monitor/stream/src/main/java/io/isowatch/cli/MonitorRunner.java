@@ -49,14 +49,18 @@ final class MonitorRunner {
   }
 
   /**
-   * Client settings for the admin client and the violation feed: the user's overlay (security
-   * settings) and the bootstrap servers.
+   * Client settings for the admin client, the violation feed and the producers of {@code replay} and
+   * {@code probe}: the user's overlay's security settings ({@code security.*}, {@code sasl.*},
+   * {@code ssl.*}, {@code client.dns.*}, {@code request.timeout.ms}), its schema registry settings
+   * ({@code apicurio.registry.*}, see {@link io.isowatch.schemas.serde.WireFormat#of}) and the
+   * bootstrap servers.
    */
   static Properties clientProperties(Properties overlay, String bootstrapServers) {
     Properties p = new Properties();
     for (String name : overlay.stringPropertyNames()) {
       if (name.startsWith("security.") || name.startsWith("sasl.") || name.startsWith("ssl.")
-          || name.startsWith("client.dns.") || name.equals("request.timeout.ms")) {
+          || name.startsWith("client.dns.") || name.equals("request.timeout.ms")
+          || name.startsWith("apicurio.registry.")) {
         p.setProperty(name, overlay.getProperty(name));
       }
     }

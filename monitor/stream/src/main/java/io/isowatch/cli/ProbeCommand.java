@@ -3,6 +3,7 @@ package io.isowatch.cli;
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.connectors.kafka.KafkaTransactionSink;
+import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.connectors.probe.Dialect;
 import io.isowatch.connectors.probe.HistoryCollector;
 import io.isowatch.connectors.probe.Probe;
@@ -30,6 +31,7 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -133,6 +135,8 @@ final class ProbeCommand implements Callable<Integer> {
           + " sasl.*, ssl.*, e.g. security.protocol=SASL_SSL.")
   private Path kafkaConfig;
 
+  @Mixin private RegistryOption registry = new RegistryOption();
+
   @Option(names = "--history-id", paramLabel = "ID", defaultValue = "probe",
       description = "The history the records belong to (one per monitored database). Default: ${DEFAULT-VALUE}.")
   private String historyId;
@@ -176,6 +180,11 @@ final class ProbeCommand implements Callable<Integer> {
       settings = kafkaSettings();
     } catch (IOException e) {
       err.println("isowatch probe: cannot read --config " + kafkaConfig + ": " + e.getMessage());
+      return ExitCode.BAD_INPUT;
+    }
+    registry.applyTo(settings);
+    if (settings.containsKey(RegistryFormat.URL) && bootstrapServers == null) {
+      err.println("isowatch probe: --schema-registry-url frames the records published to Kafka; it needs --bootstrap-servers");
       return ExitCode.BAD_INPUT;
     }
     HistoryCollector collector = out == null ? null : new HistoryCollector();

@@ -21,6 +21,7 @@ import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -102,6 +103,8 @@ final class ReplayCommand implements Callable<Integer> {
       description = "Client settings (Java properties), e.g. security.")
   private Path config;
 
+  @Mixin private RegistryOption registry = new RegistryOption();
+
   @Option(names = {"-q", "--quiet"}, description = "No progress bar on standard error.")
   private boolean quiet;
 
@@ -135,6 +138,7 @@ final class ReplayCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--config " + config + ": cannot read (" + e + ")");
       }
     }
+    registry.applyTo(clients);
     clients = MonitorRunner.clientProperties(clients, bootstrapServers);
     HistoryRecords records = new HistoryRecords(history, id, Instant.now(), Duration.ofMillis(1));
     long total = wholeTransactions ? records.transactions() : records.events();

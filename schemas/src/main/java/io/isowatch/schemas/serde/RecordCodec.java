@@ -160,6 +160,11 @@ public final class RecordCodec {
     if (bytes.length < HEADER_BYTES) {
       return Decoded.failed("truncated", "truncated header: " + bytes.length + " bytes, a single-object header needs " + HEADER_BYTES);
     }
+    if (bytes[0] == 0 && bytes.length >= 5) {
+      return Decoded.failed("bad-marker", String.format("registry wire format (magic byte 0, schema id %d at byte 1),"
+          + " not Avro single-object encoding: read it with a schema registry (--schema-registry-url)",
+          ByteBuffer.wrap(bytes, 1, 4).getInt()));
+    }
     if ((bytes[0] & 0xff) != 0xC3 || bytes[1] != 0x01) {
       return Decoded.failed("bad-marker", String.format("not Avro single-object encoding: marker %02X %02X at byte 0, expected C3 01", bytes[0] & 0xff, bytes[1] & 0xff));
     }

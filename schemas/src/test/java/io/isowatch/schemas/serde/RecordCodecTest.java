@@ -57,6 +57,10 @@ class RecordCodecTest {
     marker[0] = 0x7b;
     assertThat(RecordCodec.decode(marker).error())
         .isEqualTo("not Avro single-object encoding: marker 7B 01 at byte 0, expected C3 01");
+    byte[] registry = {0, 0, 0, 0, 42, 2, 4, 6, 8, 10, 12};
+    assertThat(RecordCodec.decode(registry).error())
+        .isEqualTo("registry wire format (magic byte 0, schema id 42 at byte 1), not Avro single-object"
+            + " encoding: read it with a schema registry (--schema-registry-url)");
     byte[] fingerprint = good.clone();
     Arrays.fill(fingerprint, 2, 10, (byte) 0x11);
     assertThat(RecordCodec.decode(fingerprint).error())

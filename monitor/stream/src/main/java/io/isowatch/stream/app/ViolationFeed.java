@@ -2,6 +2,8 @@ package io.isowatch.stream.app;
 
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.RegistryFormat;
+import io.isowatch.schemas.serde.WireFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,18 +28,20 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * and reads from the beginning or the end.
  *
  * <p>A record that does not decode as a {@code Violation} goes to the {@code undecodable} callback
- * with the codec's reason. Callbacks run on the feed's thread, one at a time.
+ * with the codec's reason (or why the schema registry could not be asked). Callbacks run on the feed's thread, one at a time.
  */
 public final class ViolationFeed implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
+  private final WireFormat format;
   private final Thread thread;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   /**
    * Starts following.
    *
-   * @param clientProperties client settings (bootstrap servers, security); deserializers, isolation
-   *     level and offset reset are set here
+   * @param clientProperties client settings (bootstrap servers, security, and {@code
+   *     apicurio.registry.*} when the topic is in a registry's wire format, see {@link
+   *     WireFormat#of}); deserializers, isolation level and offset reset are set here
    * @param topic the violations topic
    * @param fromBeginning read the violations already there ({@code true}) or only new ones
    * @param sink receives each violation
@@ -74,6 +78,7 @@ public final class ViolationFeed implements AutoCloseable {
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    format = WireFormat.of(clientProperties);
     consumer = new KafkaConsumer<>(props);
     List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
         .map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -96,11 +101,17 @@ public final class ViolationFeed implements AutoCloseable {
     try {
       while (true) {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-          RecordCodec.Decoded d = RecordCodec.decode(r.value());
+          String where = r.topic() + "-" + r.partition() + "@" + r.offset();
+          RecordCodec.Decoded d;
+          try {
+            d = format.decode(r.topic(), r.value());
+          } catch (RegistryFormat.RegistryUnavailableException e) {
+            undecodable.accept(where, e.getMessage());
+            continue;
+          }
           if (d.record() instanceof Violation v) {
             sink.accept(v);
           } else {
-            String where = r.topic() + "-" + r.partition() + "@" + r.offset();
             undecodable.accept(where, d.error() != null ? d.error()
                 : "a " + d.record().getSchema().getName() + ", not a Violation");
           }
@@ -110,6 +121,7 @@ public final class ViolationFeed implements AutoCloseable {
       // close() asked us to stop
     } finally {
       consumer.close(Duration.ofSeconds(5));
+      format.close();
       stopped.countDown();
     }
   }

@@ -16,6 +16,7 @@ import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.WireFormat;
 import io.isowatch.stream.assembly.SessionState.Pending;
 import io.isowatch.stream.assembly.TxnState.Phase;
 import io.isowatch.stream.metrics.MonitorMetrics;
@@ -65,9 +66,11 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * <ul>
  *   <li>A value longer than {@link Limits#maxRecordBytes()}, before it is decoded:
  *       {@code oversized-record} ({@link InputCheck}).
- *   <li>Bytes that are not a single-object {@code TxnEvent} or {@code Transaction}: {@code empty},
- *       {@code truncated}, {@code bad-marker}, {@code unknown-fingerprint}, {@code bad-body}
- *       ({@link RecordCodec}), {@code wrong-type}.
+ *   <li>Bytes that are not a single-object {@code TxnEvent} or {@code Transaction} (nor, when the
+ *       application's properties name a schema registry, one in the registry's wire format):
+ *       {@code empty}, {@code truncated}, {@code bad-marker}, {@code unknown-fingerprint},
+ *       {@code bad-body} ({@link RecordCodec}), {@code unknown-schema} ({@link
+ *       io.isowatch.schemas.serde.RegistryFormat}), {@code wrong-type}.
  *   <li>Stateless checks ({@link InputCheck}): {@code bad-field}, {@code oversized-field},
  *       {@code key-mismatch}, {@code negative-sequence}, {@code bad-event},
  *       {@code too-many-operations}.
@@ -119,6 +122,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private KeyValueStore<String, byte[]> assembled;
   private KeyValueStore<String, byte[]> deadlines;
   private final MessageDigest sha256;
+  /** How the events topic is framed: single-object, or a registry's when the application's properties name one. */
+  private WireFormat format = WireFormat.singleObject();
   /**
    * The open transactions this instance holds in memory, by txnId: their state and their events,
    * so that an event costs no read of the transactions or events store and the transaction is
@@ -177,7 +182,13 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     events = context.getStateStore(AssemblerStores.EVENTS);
     assembled = context.getStateStore(AssemblerStores.ASSEMBLED);
     deadlines = context.getStateStore(AssemblerStores.DEADLINES);
+    format = WireFormat.of(context.appConfigs());
     context.schedule(PUNCTUATION_INTERVAL, PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void close() {
+    format.close();
   }
 
   @Override
@@ -187,13 +198,13 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       deadLetter(record.key(), record.value(), bad, record.timestamp());
       return;
     }
-    RecordCodec.Decoded decoded = RecordCodec.decode(record.value());
+    RecordCodec.Decoded decoded = format.decode(config.eventsTopic(), record.value());
     if (decoded.record() == null) {
       bad = new Rejection(decoded.reasonClass(), decoded.error());
     } else if (decoded.record() instanceof TxnEvent e) {
-      bad = onEvent(record, e);
+      bad = onEvent(singleObject(record, e), e);
     } else if (decoded.record() instanceof Transaction t) {
-      bad = onTransaction(record, t);
+      bad = onTransaction(singleObject(record, t), t);
     } else {
       bad = new Rejection("wrong-type", "a " + decoded.record().getSchema().getName()
           + " record on the events topic, which carries TxnEvent and Transaction records");
@@ -201,6 +212,16 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     if (bad != null) {
       deadLetter(record.key(), record.value(), bad, record.timestamp());
     }
+  }
+
+  /**
+   * @return {@code record}, its value re-encoded in single-object encoding if it came in a
+   *     registry's wire format: the stores, duplicate detection and digests work on single-object
+   *     bytes whatever the producer's format
+   */
+  private static Record<String, byte[]> singleObject(Record<String, byte[]> record, SpecificRecord decoded) {
+    byte[] v = record.value();
+    return (v[0] & 0xff) == 0xC3 ? record : record.withValue(RecordCodec.encode(decoded));
   }
 
   private Rejection onEvent(Record<String, byte[]> record, TxnEvent e) {

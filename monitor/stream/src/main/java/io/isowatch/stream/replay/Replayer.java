@@ -3,6 +3,7 @@ package io.isowatch.stream.replay;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.WireFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -21,7 +22,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Publishes {@link HistoryRecords} to the events topic with an idempotent producer ({@code
  * enable.idempotence=true}, {@code acks=all}: a retried send is written once and the records of one
  * partition keep their order; Kafka documentation, "Producer Configs"). Keys are {@code
- * historyId/sessionId} (string), values the single-object Avro encoding of {@link RecordCodec}, so
+ * historyId/sessionId} (string), values the single-object Avro encoding of {@link RecordCodec} (or a schema registry's
+ * wire format, {@link WireFormat#of}), so
  * the records of one session land in one partition in session order; each record's timestamp is
  * its event time ({@link #eventTimeMillis}).
  *
@@ -39,10 +41,12 @@ public final class Replayer implements AutoCloseable {
   public record Counts(long transactions, long records, long bytes, int unknownReadsLeftOut) {}
 
   private final KafkaProducer<String, byte[]> producer;
+  private final WireFormat format;
   private final String topic;
 
   /**
-   * @param clientProperties client settings (bootstrap servers, security); the serializers, {@code
+   * @param clientProperties client settings (bootstrap servers, security, and {@code
+   *     apicurio.registry.*} to write in a registry's wire format, see {@link WireFormat#of}); the serializers, {@code
    *     acks} and idempotence are set here, and one request in flight per broker unless {@code
    *     max.in.flight.requests.per.connection} is given: with more, a fresh idempotent producer
    *     whose first batch met a partition not yet led (a topic just created, a broker just
@@ -61,6 +65,7 @@ public final class Replayer implements AutoCloseable {
     props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
     props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     props.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+    this.format = WireFormat.of(clientProperties);
     this.producer = new KafkaProducer<>(props);
     this.topic = topic;
   }
@@ -133,7 +138,7 @@ public final class Replayer implements AutoCloseable {
       if (failure.get() != null) {
         return;
       }
-      byte[] value = RecordCodec.encode(keyed.value());
+      byte[] value = format.encode(topic, keyed.value());
       producer.send(new ProducerRecord<>(topic, null, eventTimeMillis(keyed.value()), keyed.key(), value), (meta, e) -> {
         if (e != null) {
           failure.compareAndSet(null, e);
@@ -157,5 +162,6 @@ public final class Replayer implements AutoCloseable {
   @Override
   public void close() {
     producer.close(Duration.ofSeconds(30));
+    format.close();
   }
 }

@@ -36,7 +36,12 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * Every node, the repartition topic and the stores have fixed names (the constants here and in
  * {@code AssemblerStores}), so that the changelog and repartition topics, named after them, keep
  * their names across versions (Kafka Streams docs, "Naming Operators in a Kafka Streams DSL
- * Application"). Values on every topic it writes use {@link RecordSerde}; keys are Strings. The DLQ
+ * Application"). Keys are Strings. Values: the repartition topic always uses a single-object {@link
+ * RecordSerde}; the violations and dead-letter topics use the application's {@code
+ * default.value.serde}, which {@link #streamsProperties} sets to {@link RecordSerde} and Kafka
+ * Streams configures with the application's properties, so that {@code apicurio.registry.url}
+ * there makes them (and the assembler's reading of the events topic) use the registry's wire format
+ * ({@link io.isowatch.schemas.serde.RegistryFormat}). The DLQ
  * is written by two sink nodes, one per sub-topology, rather than by a merge, which would join the
  * two sub-topologies and force co-partitioning of the events and repartition topics.
  */
@@ -63,7 +68,7 @@ public final class MonitorTopology {
    *     {@link CheckerStage#supplier}
    */
   public static Topology build(MonitorConfig config, MonitorMetrics metrics) {
-    Serde<SpecificRecord> records = new RecordSerde();
+    Serde<SpecificRecord> internal = new RecordSerde();
     StreamsBuilder builder = new StreamsBuilder();
     KStream<String, SpecificRecord> assembled = builder
         .stream(config.eventsTopic(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(SOURCE))
@@ -71,19 +76,16 @@ public final class MonitorTopology {
     Map<String, KStream<String, SpecificRecord>> first = assembled.split(Named.as(ASSEMBLED))
         .branch((k, v) -> v instanceof DeadLetter, Branched.as("dead-letters"))
         .defaultBranch(Branched.as("transactions"));
-    first.get(ASSEMBLED + "dead-letters").to(config.dlqTopic(),
-        Produced.with(Serdes.String(), records).withName("isowatch-assembler-dlq"));
+    first.get(ASSEMBLED + "dead-letters").to(config.dlqTopic(), Produced.as("isowatch-assembler-dlq"));
     Map<String, KStream<String, SpecificRecord>> second = first.get(ASSEMBLED + "transactions")
         .repartition(Repartitioned.<String, SpecificRecord>as(BY_HISTORY)
-            .withKeySerde(Serdes.String()).withValueSerde(records))
+            .withKeySerde(Serdes.String()).withValueSerde(internal))
         .process(CheckerStage.supplier(config, metrics), Named.as(CHECKER))
         .split(Named.as(CHECKED))
         .branch((k, v) -> v instanceof Violation, Branched.as("violations"))
         .defaultBranch(Branched.as("dead-letters"));
-    second.get(CHECKED + "violations").to(config.violationsTopic(),
-        Produced.with(Serdes.String(), records).withName("isowatch-violations"));
-    second.get(CHECKED + "dead-letters").to(config.dlqTopic(),
-        Produced.with(Serdes.String(), records).withName("isowatch-checker-dlq"));
+    second.get(CHECKED + "violations").to(config.violationsTopic(), Produced.as("isowatch-violations"));
+    second.get(CHECKED + "dead-letters").to(config.dlqTopic(), Produced.as("isowatch-checker-dlq"));
     return builder.build();
   }
 
