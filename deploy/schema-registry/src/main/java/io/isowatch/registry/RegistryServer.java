@@ -22,8 +22,8 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * A real Apicurio Registry server (the release this module's build unpacked, 2.6.13.Final), run as a
- * child JVM on a free port of 127.0.0.1 with in-memory storage (H2 {@code jdbc:h2:mem:}) and no
+ * A real Apicurio Registry server (the release this module's build unpacked, 2.6.13.Final), run as
+ * a child JVM on a free port of 127.0.0.1 with in-memory storage (H2 {@code jdbc:h2:mem:}) and no
  * authentication, for tests of registry-backed serdes.
  *
  * <p>{@link #start()} launches {@code java -jar apicurio-registry-app-<version>-runner.jar} (the
@@ -46,7 +46,8 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class RegistryServer implements AutoCloseable {
 
   /** The command, run from the repository root, that unpacks the registry this class launches. */
-  public static final String BUILD_COMMAND = "mvn -B -pl deploy/schema-registry package -DskipTests";
+  public static final String BUILD_COMMAND =
+      "mvn -B -pl deploy/schema-registry package -DskipTests";
 
   /**
    * Options of the child JVM: a small heap, the serial collector and the C1 compiler only, so that
