@@ -166,12 +166,15 @@ public final class RegistryFormat implements WireFormat {
     return RecordCodec.TYPES.stream().map(Class::getSimpleName).toList().toString();
   }
 
+  /** @return the exception's class and message, or for a registry client error its name and message */
   private static String describe(Throwable e) {
+    String name = e.getClass().getSimpleName();
     String m = e.getMessage();
     if (e instanceof RestClientException a && a.getError() != null) {
-      m = a.getError().getName() + ": " + a.getError().getMessage();
+      name = a.getError().getName();
+      m = a.getError().getMessage();
     }
-    return e.getClass().getSimpleName() + (m == null ? "" : " " + (m.length() > 200 ? m.substring(0, 200) + "..." : m));
+    return name + (m == null ? "" : ": " + (m.length() > 200 ? m.substring(0, 200) + "..." : m));
   }
 
   @Override

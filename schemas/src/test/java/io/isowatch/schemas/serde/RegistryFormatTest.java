@@ -110,8 +110,8 @@ class RegistryFormatTest {
   void namesTheProblemOfMessagesItCannotRead() throws Exception {
     RecordCodec.Decoded unknownId = format.decode(TOPIC, framed(90_000, new byte[] {2}));
     assertThat(unknownId.reasonClass()).isEqualTo("unknown-schema");
-    assertThat(unknownId.error()).startsWith("schema id 90000 at byte 1 is not in the schema registry " + server.url()
-        + " (ContentNotFoundException ");
+    assertThat(unknownId.error()).isEqualTo("schema id 90000 at byte 1 is not in the schema registry " + server.url()
+        + " (ContentNotFoundException: No content with id/hash 'contentId-90000' was found.)");
 
     Schema other = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"Other\",\"namespace\":\"com.example\","
         + "\"fields\":[{\"name\":\"n\",\"type\":\"int\"}]}");

@@ -1,6 +1,6 @@
 package io.isowatch.stream.kafka;
 
-import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.WireFormat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Test helper: every committed record of a topic, from the beginning, decoded with {@link
- * RecordCodec} (read_committed, no consumer group).
+ * WireFormat#of} the client settings (read_committed, no consumer group).
  */
 public final class TopicRecords {
   private TopicRecords() {}
@@ -27,8 +27,9 @@ public final class TopicRecords {
    * @param key the record key
    * @param partition its partition
    * @param value the decoded record, or null when it does not decode
+   * @param raw the value's bytes as read
    */
-  public record Read(String key, int partition, SpecificRecord value) {}
+  public record Read(String key, int partition, SpecificRecord value, byte[] raw) {}
 
   /**
    * Reads what the topic holds now: polls until the consumer's position reaches the end offsets
@@ -47,7 +48,8 @@ public final class TopicRecords {
   /**
    * As {@link #readAll(String, String)}, with client settings (bootstrap servers, security).
    *
-   * @param clients client settings; isolation level and auto-commit are set here
+   * @param clients client settings; isolation level and auto-commit are set here; {@code
+   *     apicurio.registry.*} to read a registry's wire format ({@link WireFormat#of})
    * @param topic the topic
    * @return its records, partition after partition, each in offset order
    */
@@ -69,10 +71,12 @@ public final class TopicRecords {
         consumer.poll(Duration.ofMillis(200)).forEach(records::add);
       }
       List<Read> out = new ArrayList<>();
-      for (TopicPartition p : partitions) {
-        for (ConsumerRecord<String, byte[]> r : records) {
-          if (r.partition() == p.partition()) {
-            out.add(new Read(r.key(), r.partition(), RecordCodec.decode(r.value()).record()));
+      try (WireFormat format = WireFormat.of(clients)) {
+        for (TopicPartition p : partitions) {
+          for (ConsumerRecord<String, byte[]> r : records) {
+            if (r.partition() == p.partition()) {
+              out.add(new Read(r.key(), r.partition(), format.decode(topic, r.value()).record(), r.value()));
+            }
           }
         }
       }

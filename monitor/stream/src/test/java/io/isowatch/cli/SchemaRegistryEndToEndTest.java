@@ -1,0 +1,111 @@
+package io.isowatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.isowatch.registry.RegistryServer;
+import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.serde.RegistryFormat;
+import io.isowatch.stream.kafka.KafkaBroker;
+import io.isowatch.stream.kafka.TopicRecords;
+import io.isowatch.stream.topology.MonitorConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --schema-registry-url} end to end, on a real broker and a real Apicurio Registry: {@code
+ * replay} publishes in the registry wire format, the monitor reads it and publishes its violation and
+ * dead letter in that format too.
+ */
+@ExtendWith(KafkaBroker.class)
+class SchemaRegistryEndToEndTest {
+  private static RegistryServer registry;
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void startRegistry() throws IOException {
+    registry = RegistryServer.start();
+  }
+
+  @AfterAll
+  static void stopRegistry() {
+    if (registry != null) {
+      registry.close();
+    }
+  }
+
+  @Test
+  void replayAndMonitorWriteAndReadTheRegistryWireFormat() throws Exception {
+    String bootstrap = KafkaBroker.bootstrapServers();
+    MonitorConfig config = MonitorConfig.defaults().withTopics("reg.events", "reg.violations", "reg.dlq");
+    for (String topic : List.of("reg.events", "reg.violations", "reg.dlq")) {
+      KafkaBroker.broker().createTopic(topic, 1, Optional.empty());
+    }
+    CliRun replay = CliRun.of("replay", "--bootstrap-servers", bootstrap, "-q", "--from",
+        CliRun.sample("causal-violation.jsonl").toString(), "--events-topic", "reg.events", "--history-id", "blog",
+        "--schema-registry-url", "http://127.0.0.1:" + registry.port());
+    assertThat(replay.exitCode()).as(replay.err()).isEqualTo(ExitCode.CONSISTENT);
+    Properties clients = new Properties();
+    clients.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    clients.setProperty(RegistryFormat.URL, registry.url());
+    List<TopicRecords.Read> events = TopicRecords.readAll(clients, "reg.events");
+    assertThat(events).hasSize(14).allSatisfy(r -> {
+      assertThat(r.raw()[0]).isEqualTo((byte) 0);
+      assertThat(r.value()).isInstanceOf(TxnEvent.class);
+    });
+    // a record whose schema id the registry does not know
+    Properties producer = new Properties();
+    producer.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(producer, new StringSerializer(), new ByteArraySerializer())) {
+      p.send(new ProducerRecord<>("reg.events", "blog/dave", new byte[] {0, 0, 1, 0x5f, (byte) 0x90, 2})).get();
+    }
+
+    Properties overlay = new Properties();
+    overlay.setProperty(StreamsConfig.STATE_DIR_CONFIG, tmp.toString());
+    overlay.setProperty(RegistryFormat.URL, registry.url());
+    MonitorRequest request = new MonitorRequest(config, bootstrap, "reg-app", overlay, false, Optional.empty(),
+        Optional.empty(), "127.0.0.1", -1, Optional.empty(), false);
+    try (RunningMonitor monitor = RunningMonitor.start(request)) {
+      await().atMost(Duration.ofSeconds(60)).until(() -> TopicRecords.readAll(clients, "reg.violations").size() == 1
+          && TopicRecords.readAll(clients, "reg.dlq").size() == 1);
+    }
+
+    TopicRecords.Read violation = TopicRecords.readAll(clients, "reg.violations").get(0);
+    assertThat(violation.raw()[0]).isEqualTo((byte) 0);
+    assertThat(violation.key()).isEqualTo("blog");
+    Violation v = (Violation) violation.value();
+    assertThat(v.getLevel() + " " + v.getAnomaly()).isEqualTo("CAUSAL commit-order-cycle");
+    TopicRecords.Read dead = TopicRecords.readAll(clients, "reg.dlq").get(0);
+    assertThat(dead.raw()[0]).isEqualTo((byte) 0);
+    DeadLetter d = (DeadLetter) dead.value();
+    assertThat(d.getReason()).isEqualTo("unknown-schema: schema id 90000 at byte 1 is not in the schema registry "
+        + registry.url() + " (ContentNotFoundException: No content with id/hash 'contentId-90000' was found.)");
+  }
+
+  @Test
+  void aRegistryUrlThatIsNotHttpIsAUsageError() {
+    CliRun run = CliRun.of("replay", "--bootstrap-servers", "x:1", "--sim", "causal", "--schema-registry-url",
+        "registry:8080");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.err()).startsWith("--schema-registry-url: schema registry URL 'registry:8080' must be"
+        + " http://HOST[:PORT][/PATH] or https://...");
+  }
+}
