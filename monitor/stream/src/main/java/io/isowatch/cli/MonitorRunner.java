@@ -1,6 +1,8 @@
 package io.isowatch.cli;
 
 import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.schemas.serde.RegistryFormat;
+import io.isowatch.schemas.serde.WireFormat;
 import io.isowatch.stream.app.ViolationFeed;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MetricsEndpoint;
@@ -94,6 +96,15 @@ final class MonitorRunner {
       err.println("isowatch monitor: cannot reach Kafka at " + r.bootstrapServers() + ": " + e.getMessage()
           + "; check --bootstrap-servers and the security settings in --config");
       return ExitCode.BAD_INPUT;
+    }
+    if (WireFormat.of(clients) instanceof RegistryFormat registryFormat) {
+      try (registryFormat) {
+        registryFormat.ping();
+      } catch (RegistryFormat.RegistryUnavailableException e) {
+        err.println("isowatch monitor: " + e.getMessage()
+            + "; check --schema-registry-url and the apicurio.registry.* settings in --config");
+        return ExitCode.BAD_INPUT;
+      }
     }
 
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

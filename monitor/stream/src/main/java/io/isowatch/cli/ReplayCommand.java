@@ -5,6 +5,7 @@ import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.format.HistoryFormatException;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
+import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.replay.HistoryRecords;
 import io.isowatch.stream.replay.Replayer;
@@ -151,6 +152,10 @@ final class ReplayCommand implements Callable<Integer> {
       err.println("isowatch replay: " + e.getMessage() + "; check --bootstrap-servers, the topic "
           + eventsTopic + " and the security settings in --config");
       return ExitCode.INTERNAL_ERROR;
+    } catch (RegistryFormat.RegistryUnavailableException e) {
+      err.println("isowatch replay: " + e.getMessage()
+          + "; check --schema-registry-url and the apicurio.registry.* settings in --config");
+      return ExitCode.BAD_INPUT;
     }
     out.println(summary(id, counts, wholeTransactions, eventsTopic));
     return ExitCode.CONSISTENT;

@@ -12,6 +12,7 @@ import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -98,6 +99,29 @@ class SchemaRegistryEndToEndTest {
     DeadLetter d = (DeadLetter) dead.value();
     assertThat(d.getReason()).isEqualTo("unknown-schema: schema id 90000 at byte 1 is not in the schema registry "
         + registry.url() + " (ContentNotFoundException: No content with id/hash 'contentId-90000' was found.)");
+  }
+
+  @Test
+  void aRegistryThatDoesNotAnswerIsASetupErrorOfMonitorAndReplay() throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    String bootstrap = KafkaBroker.bootstrapServers();
+    String url = "http://127.0.0.1:" + port;
+    CliRun monitor = CliRun.of("monitor", "--bootstrap-servers", bootstrap, "--create-topics", "--events-topic",
+        "noreg.events", "--violations-topic", "noreg.violations", "--dlq-topic", "noreg.dlq", "--metrics-port", "-1",
+        "--schema-registry-url", url);
+    assertThat(monitor.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(monitor.err().lines().toList()).containsExactly(
+        "monitor: created topics noreg.dlq, noreg.events, noreg.violations",
+        "isowatch monitor: the schema registry " + url + "/apis/registry/v2 does not answer: ConnectException;"
+            + " check --schema-registry-url and the apicurio.registry.* settings in --config");
+    CliRun replay = CliRun.of("replay", "--bootstrap-servers", bootstrap, "-q", "--sim", "causal", "--transactions", "8",
+        "--events-topic", "noreg.events", "--schema-registry-url", url);
+    assertThat(replay.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(replay.err()).startsWith("isowatch replay: cannot register or look up the TxnEvent schema of topic"
+        + " noreg.events at the schema registry " + url + "/apis/registry/v2: ConnectException");
   }
 
   @Test

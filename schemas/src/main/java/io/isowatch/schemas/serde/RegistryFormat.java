@@ -113,6 +113,25 @@ public final class RegistryFormat implements WireFormat {
     return url;
   }
 
+  /**
+   * Checks that the registry answers, with the serdes' own client, settings and credentials: it
+   * asks for content id 0, which Apicurio Registry never assigns (ids start at 1), so "not found"
+   * is the answer of a working registry.
+   *
+   * @throws RegistryUnavailableException if it does not answer, or answers with an error other
+   *     than "not found" (e.g. 401 for missing credentials)
+   */
+  public void ping() {
+    try {
+      deserializer.deserialize("isowatch.ping", new byte[HEADER_BYTES + 1]);
+    } catch (NotFoundException expected) {
+      return;
+    } catch (RuntimeException e) {
+      throw new RegistryUnavailableException("the schema registry " + url + " does not answer: " + describe(e), e);
+    }
+    throw new IllegalStateException("the schema registry " + url + " has content id 0, which Apicurio never assigns");
+  }
+
   @Override
   public byte[] encode(String topic, SpecificRecord record) {
     if (!RecordCodec.TYPES.contains(record.getClass())) {
