@@ -11,7 +11,10 @@ import io.isowatch.connectors.recorder.PublishMetrics.DropReason;
 import io.isowatch.connectors.recorder.SessionRecorder;
 import io.isowatch.connectors.recorder.TransactionRecorder;
 import io.isowatch.schemas.Transaction;
+import io.isowatch.registry.RegistryServer;
 import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.RegistryFormat;
+import io.isowatch.schemas.serde.WireFormat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -69,7 +72,7 @@ class KafkaPublishingTest {
     for (DropReason r : DropReason.values()) {
       assertThat(metrics.droppedCount(r)).as(r.id()).isZero();
     }
-    List<Transaction> received = consumeAll(topic, 100);
+    List<Transaction> received = transactions(topic, 100);
     for (String session : List.of("a", "b")) {
       assertThat(received.stream().filter(t -> t.getSessionId().equals(session)).toList())
           .as("session %s", session)
@@ -123,14 +126,47 @@ class KafkaPublishingTest {
     s.commit();
   }
 
+  @Test
+  void aRegistryUrlAmongTheOverridesPublishesTheRegistryWireFormat() throws Exception {
+    String topic = "recorder-publish-registry";
+    try (RegistryServer registry = RegistryServer.start();
+        WireFormat reader = WireFormat.of(Map.of(RegistryFormat.URL, registry.url()))) {
+      KafkaTransactionSink sink = new KafkaTransactionSink(kafka.bootstrapServers(), topic,
+          Map.of(RegistryFormat.URL, registry.url()));
+      TransactionRecorder recorder = new TransactionRecorder("orders-db", sink, HASHED);
+      List<Transaction> sent = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        SessionRecorder s = recorder.begin("app-1");
+        s.write("x", i);
+        sent.add(s.commit());
+      }
+      sink.close();
+
+      List<byte[]> values = consumeAll(topic, 3).stream().map(ConsumerRecord::value).toList();
+      assertThat(values).allSatisfy(v -> assertThat(v[0]).isEqualTo((byte) 0));
+      assertThat(values.stream().map(v -> reader.decode(topic, v).record()).toList()).isEqualTo(sent);
+    }
+  }
+
   private static int closedPort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
   }
 
-  private static List<Transaction> consumeAll(String topic, int expected) {
+  /** @return the transactions of the first {@code expected} records, in single-object encoding */
+  private static List<Transaction> transactions(String topic, int expected) {
     List<Transaction> out = new ArrayList<>();
+    for (ConsumerRecord<String, byte[]> r : consumeAll(topic, expected)) {
+      Transaction t = (Transaction) RecordCodec.decode(r.value()).record();
+      assertThat(r.key()).isEqualTo("orders-db/" + t.getSessionId());
+      out.add(t);
+    }
+    return out;
+  }
+
+  private static List<ConsumerRecord<String, byte[]>> consumeAll(String topic, int expected) {
+    List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
         ConsumerConfig.GROUP_ID_CONFIG, topic + "-reader",
@@ -140,8 +176,7 @@ class KafkaPublishingTest {
       consumer.subscribe(List.of(topic));
       await().atMost(Duration.ofSeconds(30)).until(() -> {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          assertThat(r.key()).isEqualTo("orders-db/" + ((Transaction) RecordCodec.decode(r.value()).record()).getSessionId());
-          out.add((Transaction) RecordCodec.decode(r.value()).record());
+          out.add(r);
         }
         return out.size() >= expected;
       });

@@ -76,12 +76,21 @@ class ProbeCommandTest {
   }
 
   @Test
+  void schemaRegistryWithoutBootstrapServersExitsTwo() {
+    CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "--isolation",
+        "serializable", "--schema-registry-url", "http://127.0.0.1:1");
+    assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(r.err()).isEqualTo("isowatch probe: --schema-registry-url frames the records published to Kafka;"
+        + " it needs --bootstrap-servers\n");
+  }
+
+  @Test
   void helpListsEveryOption() {
     CliRun r = CliRun.of("probe", "--help");
     assertThat(r.exitCode()).isEqualTo(ExitCode.CONSISTENT);
     for (String option : new String[] {"--jdbc-url", "--user", "--password", "--isolation", "--workload",
         "--scenario", "--sessions", "--keys", "--duration", "--transactions", "--bootstrap-servers",
-        "--topic", "--config", "--history-id", "--out", "--run-tag", "--seed"}) {
+        "--topic", "--config", "--schema-registry-url", "--history-id", "--out", "--run-tag", "--seed"}) {
       assertThat(r.out()).contains(option);
     }
   }
