@@ -118,6 +118,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private KeyValueStore<String, byte[]> events;
   private KeyValueStore<String, byte[]> assembled;
   private KeyValueStore<String, byte[]> deadlines;
+  /** Whole transactions emitted on arrival, remembered for the duplicate retention. */
+  private WholeRetention wholes;
   private final MessageDigest sha256;
   /**
    * The open transactions this instance holds in memory, by txnId: their state and their events,
@@ -177,6 +179,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     events = context.getStateStore(AssemblerStores.EVENTS);
     assembled = context.getStateStore(AssemblerStores.ASSEMBLED);
     deadlines = context.getStateStore(AssemblerStores.DEADLINES);
+    wholes = new WholeRetention(deadlines);
+    wholes.load();
     context.schedule(PUNCTUATION_INTERVAL, PunctuationType.STREAM_TIME, this::punctuate);
   }
 
@@ -212,7 +216,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     String txnId = e.getTxnId();
     long now = record.timestamp();
     OpenTxn known = held(txnId);
-    TxnState txn = known != null ? known.state() : TxnState.fromBytes(txns.get(txnId));
+    TxnState txn = known != null ? known.state() : stored(txnId);
     if (txn == null) {
       byte[] stored = sessions.get(session);
       SessionState state = SessionState.fromBytes(stored);
@@ -320,7 +324,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     }
     String session = AssemblerStores.sessionKey(t.getHistoryId(), t.getSessionId());
     String txnId = t.getTxnId();
-    TxnState txn = TxnState.fromBytes(txns.get(txnId));
+    TxnState txn = stored(txnId);
     if (txn != null) {
       bad = sameTransaction(txn, session, txnId, t.getTxnSeq());
       if (bad != null) {
@@ -349,6 +353,24 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     txn.digest = digest(record.value());
     settle(txnId, txn, state, t, record.value(), record.timestamp());
     return null;
+  }
+
+  /**
+   * @return the state of transaction {@code txnId} in the stores: a whole one emitted on arrival
+   *     and remembered ({@link WholeRetention}), or one in the transactions store; null if neither
+   */
+  private TxnState stored(String txnId) {
+    WholeRetention.Entry e = wholes.find(txnId);
+    if (e == null) {
+      return TxnState.fromBytes(txns.get(txnId));
+    }
+    TxnState txn = new TxnState();
+    txn.session = e.session();
+    txn.txnSeq = e.txnSeq();
+    txn.phase = Phase.EMITTED;
+    txn.whole = true;
+    txn.digest = e.digest();
+    return txn;
   }
 
   /**
@@ -560,10 +582,16 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       }
       // the checker measures its read grace in stream time: the record carries the end's event time
       context.forward(new Record<>(t.getHistoryId(), (SpecificRecord) t, Math.max(0, t.getEndTime().toEpochMilli())));
-      txn.phase = Phase.EMITTED;
-      txn.emittedAt = nowMs;
-      txns.put(p.txnId(), txn.toBytes());
-      deadlines.put(deadline(FORGET, plus(nowMs, config.duplicateRetention()), p.txnId()), NOTHING);
+      long forgetAt = plus(nowMs, config.duplicateRetention());
+      if (isFresh && txn.whole) {
+        // never stored: remembered in a chunk of its kind rather than by a state and a timer of its own
+        wholes.add(new WholeRetention.Entry(p.txnId(), session, txn.txnSeq, forgetAt, txn.digest));
+      } else {
+        txn.phase = Phase.EMITTED;
+        txn.emittedAt = nowMs;
+        txns.put(p.txnId(), txn.toBytes());
+        deadlines.put(deadline(FORGET, forgetAt, p.txnId()), NOTHING);
+      }
       state.pending.remove(state.nextSeq);
       state.nextSeq++;
     }
@@ -607,6 +635,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     for (String key : due(FORGET, nowMs)) {
       forget(AssemblerStores.deadlineId(key));
     }
+    wholes.forgetDue(nowMs);
   }
 
   /** @return the keys of the timers of {@code kind} due at or before {@code nowMs}, now deleted */
