@@ -24,7 +24,10 @@ public final class AssemblerStores {
    * number of sessions of the history this task holds (a 4-byte big-endian int).
    */
   public static final String SESSIONS = "isowatch-assembler-sessions";
-  /** txnId to {@link TxnState}. */
+  /**
+   * txnId to {@link TxnState}, for every transaction open, waiting or emitted and remembered, except
+   * whole ones emitted on arrival, which {@link WholeRetention} remembers in the deadlines store.
+   */
   public static final String TRANSACTIONS = "isowatch-assembler-transactions";
   /** {@link #eventKey} (txnId NUL ten-digit opIndex) to the event's bytes as received. */
   public static final String EVENTS = "isowatch-assembler-events";
@@ -33,7 +36,11 @@ public final class AssemblerStores {
    * txnSeq of its session; removed when it is emitted.
    */
   public static final String ASSEMBLED = "isowatch-assembler-assembled";
-  /** {@link #deadline} keys to an empty value: the timers, in due order. */
+  /**
+   * {@link #deadline} keys to an empty value: the timers, in due order; and, under timer kind
+   * {@link WholeRetention#KIND}, the chunks of whole transactions emitted on arrival that
+   * {@link WholeRetention} remembers until their due time.
+   */
   public static final String DEADLINES = "isowatch-assembler-deadlines";
 
   /** Deadline kind: a transaction's open timeout, id txnId. */

@@ -58,38 +58,38 @@ final class InputCheck {
       return new Rejection("negative-sequence", "opIndex " + i + " of transaction " + txn);
     }
     EventKind kind = e.getKind();
-    String what = kind + " of " + txn + " at opIndex " + i;
+    Rejection r;
     switch (kind) {
       case BEGIN:
       case COMMIT:
       case ABORT:
         if (kind == EventKind.BEGIN && i != 0) {
-          return new Rejection("bad-event", what + ": BEGIN is always opIndex 0");
-        }
-        if (kind != EventKind.BEGIN && i == 0) {
-          return new Rejection("bad-event", what + ": opIndex 0 is BEGIN's");
-        }
-        if (kind != EventKind.BEGIN && i - 1L > limits.maxOpsPerTransaction()) {
-          return new Rejection("too-many-operations", what + " ends a transaction of " + (i - 1)
+          r = new Rejection("bad-event", ": BEGIN is always opIndex 0");
+        } else if (kind != EventKind.BEGIN && i == 0) {
+          r = new Rejection("bad-event", ": opIndex 0 is BEGIN's");
+        } else if (kind != EventKind.BEGIN && i - 1L > limits.maxOpsPerTransaction()) {
+          r = new Rejection("too-many-operations", " ends a transaction of " + (i - 1)
               + " operations, the limit is " + limits.maxOpsPerTransaction());
+        } else if (e.getKey() != null) {
+          r = new Rejection("bad-event", " carries a key");
+        } else if (e.getValue() != null) {
+          r = new Rejection("bad-event", " carries a value");
+        } else {
+          r = null;
         }
-        if (e.getKey() != null) {
-          return new Rejection("bad-event", what + " carries a key");
-        }
-        if (e.getValue() != null) {
-          return new Rejection("bad-event", what + " carries a value");
-        }
-        return null;
+        break;
       default:
         if (i == 0) {
-          return new Rejection("bad-event", what + ": opIndex 0 is BEGIN's");
-        }
-        if (i > limits.maxOpsPerTransaction()) {
-          return new Rejection("too-many-operations", what + " is past the limit of "
+          r = new Rejection("bad-event", ": opIndex 0 is BEGIN's");
+        } else if (i > limits.maxOpsPerTransaction()) {
+          r = new Rejection("too-many-operations", " is past the limit of "
               + limits.maxOpsPerTransaction() + " operations per transaction");
+        } else {
+          r = operation(kind.name(), e.getKey(), e.getValue(), limits);
         }
-        return operation(what, kind.name(), e.getKey(), e.getValue(), limits);
     }
+    // the event's description is built only for a rejection: this runs for every event
+    return r == null ? null : new Rejection(r.reasonClass(), kind + " of " + txn + " at opIndex " + i + r.detail());
   }
 
   /**
@@ -113,10 +113,9 @@ final class InputCheck {
     }
     for (int i = 0; i < ops.size(); i++) {
       Operation op = ops.get(i);
-      bad = operation(op.getKind() + " of " + t.getTxnId() + " at position " + i, op.getKind().name(),
-          op.getKey(), op.getValue(), limits);
+      bad = operation(op.getKind().name(), op.getKey(), op.getValue(), limits);
       if (bad != null) {
-        return bad;
+        return new Rejection(bad.reasonClass(), op.getKind() + " of " + t.getTxnId() + " at position " + i + bad.detail());
       }
     }
     return null;
@@ -145,9 +144,9 @@ final class InputCheck {
     if (value.isEmpty()) {
       return new Rejection("bad-field", field + " is empty");
     }
-    int bytes = value.getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > limits.maxKeyBytes()) {
-      return new Rejection("oversized-field", field + " is " + bytes + " bytes, the limit is " + limits.maxKeyBytes());
+    if (overLimit(value, limits)) {
+      return new Rejection("oversized-field", field + " is " + utf8Length(value) + " bytes, the limit is "
+          + limits.maxKeyBytes());
     }
     if (value.indexOf('\0') >= 0) {
       return new Rejection("bad-field", field + " " + quote(value) + " contains a NUL character");
@@ -155,28 +154,43 @@ final class InputCheck {
     return null;
   }
 
-  private static Rejection operation(String what, String kind, String key, Object value, Limits limits) {
+  /**
+   * @return why an operation of {@code kind} is malformed, its detail to follow the operation's
+   *     description, or null
+   */
+  private static Rejection operation(String kind, String key, Object value, Limits limits) {
     if (key == null) {
-      return new Rejection("bad-event", what + " has no key");
+      return new Rejection("bad-event", " has no key");
     }
-    int bytes = key.getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > limits.maxKeyBytes()) {
-      return new Rejection("oversized-field", what + ": key is " + bytes + " bytes, the limit is " + limits.maxKeyBytes());
+    if (overLimit(key, limits)) {
+      return new Rejection("oversized-field", ": key is " + utf8Length(key) + " bytes, the limit is " + limits.maxKeyBytes());
     }
     if (kind.equals("READ")) {
       if (value instanceof List<?> list && list.size() > limits.maxListLength()) {
-        return new Rejection("oversized-field", what + ": the list read has " + list.size()
+        return new Rejection("oversized-field", ": the list read has " + list.size()
             + " elements, the limit is " + limits.maxListLength());
       }
       return null;
     }
     if (value == null) {
-      return new Rejection("bad-event", what + " has no value");
+      return new Rejection("bad-event", " has no value");
     }
     if (!(value instanceof Long)) {
-      return new Rejection("bad-event", what + " has a list value, " + kind + " takes one long");
+      return new Rejection("bad-event", " has a list value, " + kind + " takes one long");
     }
     return null;
+  }
+
+  /**
+   * @return whether {@code s} is longer than {@link Limits#maxKeyBytes()} in UTF-8; encoded only
+   *     when it could be, since a UTF-16 char never takes more than 3 bytes
+   */
+  private static boolean overLimit(String s, Limits limits) {
+    return 3L * s.length() > limits.maxKeyBytes() && utf8Length(s) > limits.maxKeyBytes();
+  }
+
+  private static int utf8Length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 
   /** @return {@code s} in double quotes, cut to 80 characters; {@code null} for null */

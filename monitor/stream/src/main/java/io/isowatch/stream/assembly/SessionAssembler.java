@@ -121,6 +121,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private KeyValueStore<String, byte[]> events;
   private KeyValueStore<String, byte[]> assembled;
   private KeyValueStore<String, byte[]> deadlines;
+  /** Whole transactions emitted on arrival, remembered for the duplicate retention. */
+  private WholeRetention wholes;
   private final MessageDigest sha256;
   /** How the events topic is framed: single-object, or a registry's when the application's properties name one. */
   private WireFormat format = WireFormat.singleObject();
@@ -183,6 +185,8 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     assembled = context.getStateStore(AssemblerStores.ASSEMBLED);
     deadlines = context.getStateStore(AssemblerStores.DEADLINES);
     format = WireFormat.of(context.appConfigs());
+    wholes = new WholeRetention(deadlines);
+    wholes.load();
     context.schedule(PUNCTUATION_INTERVAL, PunctuationType.STREAM_TIME, this::punctuate);
   }
 
@@ -233,7 +237,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     String txnId = e.getTxnId();
     long now = record.timestamp();
     OpenTxn known = held(txnId);
-    TxnState txn = known != null ? known.state() : TxnState.fromBytes(txns.get(txnId));
+    TxnState txn = known != null ? known.state() : stored(txnId);
     if (txn == null) {
       byte[] stored = sessions.get(session);
       SessionState state = SessionState.fromBytes(stored);
@@ -341,7 +345,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     }
     String session = AssemblerStores.sessionKey(t.getHistoryId(), t.getSessionId());
     String txnId = t.getTxnId();
-    TxnState txn = TxnState.fromBytes(txns.get(txnId));
+    TxnState txn = stored(txnId);
     if (txn != null) {
       bad = sameTransaction(txn, session, txnId, t.getTxnSeq());
       if (bad != null) {
@@ -370,6 +374,24 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     txn.digest = digest(record.value());
     settle(txnId, txn, state, t, record.value(), record.timestamp());
     return null;
+  }
+
+  /**
+   * @return the state of transaction {@code txnId} in the stores: a whole one emitted on arrival
+   *     and remembered ({@link WholeRetention}), or one in the transactions store; null if neither
+   */
+  private TxnState stored(String txnId) {
+    WholeRetention.Entry e = wholes.find(txnId);
+    if (e == null) {
+      return TxnState.fromBytes(txns.get(txnId));
+    }
+    TxnState txn = new TxnState();
+    txn.session = e.session();
+    txn.txnSeq = e.txnSeq();
+    txn.phase = Phase.EMITTED;
+    txn.whole = true;
+    txn.digest = e.digest();
+    return txn;
   }
 
   /**
@@ -581,10 +603,16 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       }
       // the checker measures its read grace in stream time: the record carries the end's event time
       context.forward(new Record<>(t.getHistoryId(), (SpecificRecord) t, Math.max(0, t.getEndTime().toEpochMilli())));
-      txn.phase = Phase.EMITTED;
-      txn.emittedAt = nowMs;
-      txns.put(p.txnId(), txn.toBytes());
-      deadlines.put(deadline(FORGET, plus(nowMs, config.duplicateRetention()), p.txnId()), NOTHING);
+      long forgetAt = plus(nowMs, config.duplicateRetention());
+      if (isFresh && txn.whole) {
+        // never stored: remembered in a chunk of its kind rather than by a state and a timer of its own
+        wholes.add(new WholeRetention.Entry(p.txnId(), session, txn.txnSeq, forgetAt, txn.digest));
+      } else {
+        txn.phase = Phase.EMITTED;
+        txn.emittedAt = nowMs;
+        txns.put(p.txnId(), txn.toBytes());
+        deadlines.put(deadline(FORGET, forgetAt, p.txnId()), NOTHING);
+      }
       state.pending.remove(state.nextSeq);
       state.nextSeq++;
     }
@@ -628,6 +656,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     for (String key : due(FORGET, nowMs)) {
       forget(AssemblerStores.deadlineId(key));
     }
+    wholes.forgetDue(nowMs);
   }
 
   /** @return the keys of the timers of {@code kind} due at or before {@code nowMs}, now deleted */

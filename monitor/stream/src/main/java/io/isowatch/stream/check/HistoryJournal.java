@@ -5,6 +5,8 @@ import io.isowatch.checker.window.WindowConfig;
 import io.isowatch.checker.window.WindowTxn;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
+import it.unimi.dsi.fastutil.longs.Long2LongMap;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -43,6 +45,18 @@ final class HistoryJournal implements WindowChecker.Journal {
   private final CheckerStores stores;
   /** The window-store block being filled; opened from the store on the first feed after a restart. */
   private final FedBlock openBlock = new FedBlock();
+  /**
+   * The evicted-store block that {@link #evictedWrite} is filling, and its index (-1 if none): a
+   * retirement fills thousands of consecutive slots, so a block is read and written once per
+   * retirement instead of once per slot. Written out by {@link #evicted}.
+   */
+  private long slotBlock = -1;
+  private byte[] slotBytes;
+  /**
+   * Latest evicted writes by key hash since the last {@link #evicted}: a retirement evicts every
+   * write of half the window, several per key, and each key is written once.
+   */
+  private final Long2LongOpenHashMap lastWrites = new Long2LongOpenHashMap();
 
   HistoryJournal(String historyId, CheckerStores stores) {
     this.historyId = historyId;
@@ -68,33 +82,57 @@ final class HistoryJournal implements WindowChecker.Journal {
     }
   }
 
-  /** Deletes the blocks whose positions are all before {@code to}; a block reaching past it stays. */
+  /**
+   * Writes the evicted-write slots and latest evicted writes of the retirement that ends with this
+   * call ({@code WindowChecker} journals them just before), then deletes the window blocks whose
+   * positions are all before {@code to}; a block reaching past it stays.
+   */
   @Override
   public void evicted(long from, long to) {
+    writeSlotBlock();
+    for (Long2LongMap.Entry e : lastWrites.long2LongEntrySet()) {
+      stores.lastWrites().put(StoreKeys.withLong(prefix, e.getLongKey()), StoreKeys.longBytes(e.getLongValue()));
+    }
+    lastWrites.clear();
     for (long b = FedBlock.of(from); b < FedBlock.of(to); b++) {
       stores.window().delete(StoreKeys.withLong(prefix, b));
     }
   }
 
   /**
-   * Writes the slot into its block of {@value #SLOTS_PER_ENTRY}: a window's retirement fills
-   * thousands of consecutive slots at once, and with the store's record cache a block written
-   * {@value #SLOTS_PER_ENTRY} times within a commit interval reaches the changelog once.
+   * Writes the slot into its block of {@value #SLOTS_PER_ENTRY}, in memory until the block changes
+   * or the retirement ends ({@link #evicted}): a window's retirement fills thousands of consecutive
+   * slots at once, so each block is read and written once.
    */
   @Override
   public void evictedWrite(int slot, long fingerprint) {
-    Bytes key = StoreKeys.withInt(prefix, slot / SLOTS_PER_ENTRY);
+    int b = slot / SLOTS_PER_ENTRY;
     int at = (slot % SLOTS_PER_ENTRY) * Long.BYTES;
-    byte[] stored = stores.evicted().get(key);
-    // a copy: the cache hands out the array it holds
-    byte[] block = stored == null ? new byte[at + Long.BYTES] : Arrays.copyOf(stored, Math.max(stored.length, at + Long.BYTES));
-    ByteBuffer.wrap(block).putLong(at, fingerprint);
-    stores.evicted().put(key, block);
+    if (b != slotBlock) {
+      writeSlotBlock();
+      slotBlock = b;
+      // a copy: the cache hands out the array it holds
+      byte[] stored = stores.evicted().get(StoreKeys.withInt(prefix, b));
+      slotBytes = stored == null ? new byte[0] : stored.clone();
+    }
+    if (slotBytes.length < at + Long.BYTES) {
+      slotBytes = Arrays.copyOf(slotBytes, at + Long.BYTES);
+    }
+    ByteBuffer.wrap(slotBytes).putLong(at, fingerprint);
   }
 
+  private void writeSlotBlock() {
+    if (slotBlock >= 0) {
+      stores.evicted().put(StoreKeys.withInt(prefix, (int) slotBlock), slotBytes);
+      slotBlock = -1;
+      slotBytes = null;
+    }
+  }
+
+  /** Keeps the write in memory until the retirement ends ({@link #evicted}). */
   @Override
   public void evictedLastWrite(long keyHash, long fingerprint) {
-    stores.lastWrites().put(StoreKeys.withLong(prefix, keyHash), StoreKeys.longBytes(fingerprint));
+    lastWrites.put(keyHash, fingerprint);
   }
 
   @Override

@@ -14,6 +14,7 @@ import static io.isowatch.stream.assembly.AssemblerDriver.w;
 import static io.isowatch.stream.assembly.AssemblerDriver.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.EventKind;
 import io.isowatch.schemas.Source;
 import io.isowatch.schemas.Transaction;
@@ -21,6 +22,7 @@ import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.stream.topology.MonitorConfig;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +38,7 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -433,6 +436,140 @@ class SessionAssemblerTest {
     } finally {
       stores.forEach(StateStore::close);
     }
+  }
+
+  /**
+   * Whole transactions emitted on arrival are remembered in chunks of {@value WholeRetention#PER_CHUNK}
+   * in the deadlines store, not one state and one timer each. Across two restarts (processor
+   * instances on one set of stores, without changelog or cache) and a punctuation that forgets
+   * part of a chunk, every copy is told apart exactly as before: identical copies ignored, changed
+   * ones, other sessions, other txnSeqs and events of the same txnId rejected, forgotten ones late.
+   */
+  @Test
+  void wholeTransactionsEmittedOnArrivalAreRememberedInChunksAcrossRestarts() {
+    MonitorConfig config = CONFIG.withDuplicateRetention(Duration.ofSeconds(10));
+    MonitorMetrics metrics = MonitorMetrics.inMemory();
+    var supplier = SessionAssembler.supplier(config, metrics);
+    List<StateStore> stores = new ArrayList<>();
+    try {
+      for (StoreBuilder<?> b : supplier.stores()) {
+        stores.add(b.withLoggingDisabled().withCachingDisabled().build());
+      }
+      List<Transaction> s1 = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        s1.add(txn("s1", "T" + i, i, TxnStatus.COMMITTED, 1_000 + 100 * i, 1_000 + 100 * i, w("x", i)));
+      }
+      Transaction u0 = txn("s2", "U0", 0, TxnStatus.COMMITTED, 4_950, 4_950, r("x", 39L));
+
+      MockProcessorContext<String, SpecificRecord> first = mockContext(stores, true);
+      var p1 = supplier.get();
+      p1.init(first);
+      for (Transaction t : s1) {
+        p1.process(new Record<>("db/s1", RecordCodec.encode(t), t.getEndTime().toEpochMilli()));
+      }
+      p1.process(new Record<>("db/s2", RecordCodec.encode(u0), 4_950));
+
+      assertThat(first.forwarded()).extracting(f -> KeyValue.pair(f.record().key(), f.record().value()))
+          .containsExactlyElementsOf(concat(s1.stream().map(AssemblerDriver::emitted).toList(), List.of(emitted(u0))));
+      @SuppressWarnings("unchecked")
+      KeyValueStore<String, byte[]> deadlines = (KeyValueStore<String, byte[]>) stores.stream()
+          .filter(st -> st.name().equals(AssemblerStores.DEADLINES)).findFirst().orElseThrow();
+      // T0..T31 in the first chunk (due 11.0 s), T32..T39 and U0 in the second (due 14.2 s)
+      assertThat(chunks(deadlines)).containsExactly(
+          KeyValue.pair("w0000000000000011000\0T0", ids(0, 32)),
+          KeyValue.pair("w0000000000000014200\0T32", concat(ids(32, 40), List.of("U0"))));
+      assertThat(count(stores, AssemblerStores.TRANSACTIONS)).isZero();
+
+      Transaction t35Changed = txn("s1", "T35", 35, TxnStatus.ABORTED, 4_500, 4_500, w("x", 35));
+      Transaction t7Elsewhere = txn("s2", "T7", 1, TxnStatus.COMMITTED, 5_000, 5_000);
+      Transaction t8OtherSeq = txn("s1", "T8", 41, TxnStatus.COMMITTED, 5_000, 5_000);
+      TxnEvent t9Event = commit("s1", "T9", 9, 1, 5_000);
+      MockProcessorContext<String, SpecificRecord> second = mockContext(stores, false);
+      var p2 = supplier.get();
+      p2.init(second);
+      p2.process(new Record<>("db/s1", RecordCodec.encode(s1.get(5)), 5_000));
+      p2.process(new Record<>("db/s1", RecordCodec.encode(t35Changed), 5_000));
+      p2.process(new Record<>("db/s2", RecordCodec.encode(t7Elsewhere), 5_000));
+      p2.process(new Record<>("db/s1", RecordCodec.encode(t8OtherSeq), 5_000));
+      p2.process(new Record<>("db/s1", RecordCodec.encode(t9Event), 5_000));
+      // due at or before 13.0 s: T0..T20, from the first chunk
+      second.scheduledPunctuators().get(0).getPunctuator().punctuate(13_000);
+      p2.process(new Record<>("db/s1", RecordCodec.encode(s1.get(20)), 13_000));
+      p2.process(new Record<>("db/s1", RecordCodec.encode(s1.get(21)), 13_000));
+
+      String topic = config.eventsTopic();
+      assertThat(second.forwarded()).extracting(f -> KeyValue.pair(f.record().key(), f.record().value()))
+          .containsExactly(
+              KeyValue.pair("db/s1", deadLetter(topic, t35Changed,
+                  "conflicting-duplicate: transaction T35 arrived before as a different Transaction record")),
+              KeyValue.pair("db/s2", deadLetter(topic, t7Elsewhere,
+                  "txn-id-reused: transaction T7 belongs to session db/s1, not db/s2")),
+              KeyValue.pair("db/s1", deadLetter(topic, t8OtherSeq,
+                  "conflicting-duplicate: transaction T8 has txnSeq 8, this record says 41")),
+              KeyValue.pair("db/s1", deadLetter(topic, t9Event,
+                  "conflicting-duplicate: COMMIT at opIndex 1 of T9: the transaction arrived as a whole Transaction record")),
+              KeyValue.pair("db/s1", deadLetter(topic, s1.get(20),
+                  "late-event: transaction T20 has txnSeq 20 but session db/s1 has moved on to txnSeq 40")));
+      // the rest of the first chunk rewritten under the due time of its earliest entry, T21 (11.0 + 2.1 s)
+      assertThat(chunks(deadlines)).containsExactly(
+          KeyValue.pair("w0000000000000013100\0T21", ids(21, 32)),
+          KeyValue.pair("w0000000000000014200\0T32", concat(ids(32, 40), List.of("U0"))));
+
+      MockProcessorContext<String, SpecificRecord> third = mockContext(stores, false);
+      var p3 = supplier.get();
+      p3.init(third);
+      p3.process(new Record<>("db/s1", RecordCodec.encode(s1.get(3)), 13_000));
+      p3.process(new Record<>("db/s1", RecordCodec.encode(s1.get(31)), 13_000));
+      p3.process(new Record<>("db/s2", RecordCodec.encode(u0), 13_000));
+      third.scheduledPunctuators().get(0).getPunctuator().punctuate(14_950);
+      p3.process(new Record<>("db/s1", RecordCodec.encode(s1.get(39)), 14_950));
+
+      assertThat(third.forwarded()).extracting(f -> KeyValue.pair(f.record().key(), f.record().value()))
+          .containsExactly(
+              KeyValue.pair("db/s1", deadLetter(topic, s1.get(3),
+                  "late-event: transaction T3 has txnSeq 3 but session db/s1 has moved on to txnSeq 40")),
+              KeyValue.pair("db/s1", deadLetter(topic, s1.get(39),
+                  "late-event: transaction T39 has txnSeq 39 but session db/s1 has moved on to txnSeq 40")));
+      assertThat(chunks(deadlines)).isEmpty();
+      assertThat(metrics.registry().get("isowatch.input.duplicates").counter().count()).isEqualTo(4.0);
+    } finally {
+      stores.forEach(StateStore::close);
+    }
+  }
+
+  /** @return the chunks of {@link WholeRetention} in the deadlines store: key and the txnIds in it */
+  private static List<KeyValue<String, List<String>>> chunks(KeyValueStore<String, byte[]> deadlines) {
+    List<KeyValue<String, List<String>>> out = new ArrayList<>();
+    try (var it = deadlines.range("w", "x")) {
+      it.forEachRemaining(kv -> out.add(KeyValue.pair(kv.key,
+          WholeRetention.entries(kv.value).stream().map(WholeRetention.Entry::txnId).toList())));
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static long count(List<StateStore> stores, String name) {
+    var store = (KeyValueStore<String, byte[]>) stores.stream().filter(st -> st.name().equals(name)).findFirst().orElseThrow();
+    return store.approximateNumEntries();
+  }
+
+  private static List<String> ids(int from, int to) {
+    List<String> out = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      out.add("T" + i);
+    }
+    return out;
+  }
+
+  private static <T> List<T> concat(List<? extends T> a, List<? extends T> b) {
+    List<T> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  /** @return the dead letter of {@code r} processed without record metadata (topic, partition 0, offset -1) */
+  private static DeadLetter deadLetter(String topic, SpecificRecord r, String reason) {
+    return new DeadLetter(ByteBuffer.wrap(RecordCodec.encode(r)), topic, 0, -1L, reason);
   }
 
   private MockProcessorContext<String, SpecificRecord> mockContext(List<StateStore> stores, boolean initStores) {
