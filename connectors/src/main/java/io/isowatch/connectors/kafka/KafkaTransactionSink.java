@@ -60,7 +60,7 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
    * @param bootstrapServers e.g. {@code localhost:9092}
    * @param topic the events topic, e.g. {@link #DEFAULT_TOPIC}
    * @param overrides further producer properties (security settings, for example; {@code
-   *     apicurio.registry.*} for a schema registry); they win over the defaults, except that
+   *     apicurio.*} for a schema registry); they win over the defaults, except that
    *     idempotence stays on
    */
   public KafkaTransactionSink(String bootstrapServers, String topic, Map<String, Object> overrides) {
@@ -73,7 +73,7 @@ public final class KafkaTransactionSink implements TransactionSink, Flushable, A
    * @param bootstrapServers e.g. {@code localhost:9092}
    * @param topic the events topic, e.g. {@link #DEFAULT_TOPIC}
    * @param overrides further producer properties (security settings, {@code max.block.ms}, for
-   *     example; {@code apicurio.registry.*} for a schema registry); they win over the defaults,
+   *     example; {@code apicurio.*} for a schema registry); they win over the defaults,
    *     except that idempotence stays on
    * @param metrics where outcomes are counted; null for the throwing sink of the other constructor
    */

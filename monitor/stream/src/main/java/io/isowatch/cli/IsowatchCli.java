@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
       "  isowatch museum",
       "",
       "Exit codes: 0 consistent (or done), 1 violation found, 2 bad input or usage,",
-      "            3 internal error; each command's --help has its own."
+      "            3 internal error, 4 some verdict unknown (check); each command's",
+      "            --help has its own."
     })
 public final class IsowatchCli implements Runnable {
   /** System property set by the launcher: whether standard error is a terminal. */

@@ -2,7 +2,6 @@ package io.isowatch.cli;
 
 import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.schemas.serde.RegistryFormat;
-import io.isowatch.schemas.serde.WireFormat;
 import io.isowatch.stream.app.ViolationFeed;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MetricsEndpoint;
@@ -54,7 +53,7 @@ final class MonitorRunner {
    * Client settings for the admin client, the violation feed and the producers of {@code replay} and
    * {@code probe}: the user's overlay's security settings ({@code security.*}, {@code sasl.*},
    * {@code ssl.*}, {@code client.dns.*}, {@code request.timeout.ms}), its schema registry settings
-   * ({@code apicurio.registry.*}, see {@link io.isowatch.schemas.serde.WireFormat#of}) and the
+   * ({@code apicurio.*}, see {@link io.isowatch.schemas.serde.WireFormat#of}) and the
    * bootstrap servers.
    */
   static Properties clientProperties(Properties overlay, String bootstrapServers) {
@@ -62,7 +61,7 @@ final class MonitorRunner {
     for (String name : overlay.stringPropertyNames()) {
       if (name.startsWith("security.") || name.startsWith("sasl.") || name.startsWith("ssl.")
           || name.startsWith("client.dns.") || name.equals("request.timeout.ms")
-          || name.startsWith("apicurio.registry.")) {
+          || name.startsWith(RegistryFormat.SETTINGS_PREFIX)) {
         p.setProperty(name, overlay.getProperty(name));
       }
     }
@@ -80,6 +79,11 @@ final class MonitorRunner {
   int run(MonitorRequest r, CountDownLatch stop, java.util.function.Consumer<MonitorApp> started)
       throws InterruptedException {
     Properties clients = clientProperties(r.overlay(), r.bootstrapServers());
+    Optional<String> registryDown = RegistryOption.unanswered(clients);
+    if (registryDown.isPresent()) {
+      err.println("isowatch monitor: " + registryDown.get());
+      return ExitCode.BAD_INPUT;
+    }
     try (Admin admin = Admin.create(clients)) {
       Set<String> missing = Topics.missing(admin, Topics.of(r.config()));
       if (!missing.isEmpty() && r.createTopics()) {
@@ -96,15 +100,6 @@ final class MonitorRunner {
       err.println("isowatch monitor: cannot reach Kafka at " + r.bootstrapServers() + ": " + e.getMessage()
           + "; check --bootstrap-servers and the security settings in --config");
       return ExitCode.BAD_INPUT;
-    }
-    if (WireFormat.of(clients) instanceof RegistryFormat registryFormat) {
-      try (registryFormat) {
-        registryFormat.ping();
-      } catch (RegistryFormat.RegistryUnavailableException e) {
-        err.println("isowatch monitor: " + e.getMessage()
-            + "; check --schema-registry-url and the apicurio.registry.* settings in --config");
-        return ExitCode.BAD_INPUT;
-      }
     }
 
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -23,6 +23,7 @@ import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -185,6 +186,11 @@ final class ProbeCommand implements Callable<Integer> {
     registry.applyTo(settings);
     if (settings.containsKey(RegistryFormat.URL) && bootstrapServers == null) {
       err.println("isowatch probe: --schema-registry-url frames the records published to Kafka; it needs --bootstrap-servers");
+      return ExitCode.BAD_INPUT;
+    }
+    Optional<String> registryDown = RegistryOption.unanswered(settings);
+    if (registryDown.isPresent()) {
+      err.println("isowatch probe: " + registryDown.get());
       return ExitCode.BAD_INPUT;
     }
     HistoryCollector collector = out == null ? null : new HistoryCollector();

@@ -1,7 +1,9 @@
 package io.isowatch.cli;
 
 import io.isowatch.schemas.serde.RegistryFormat;
+import io.isowatch.schemas.serde.WireFormat;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -10,36 +12,64 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code --schema-registry-url} option of {@code monitor}, {@code replay} and {@code probe}: the
  * records on the events, violations and dead-letter topics are then in the registry's wire format
- * ({@link RegistryFormat}) instead of Avro single-object encoding.
+ * ({@link RegistryFormat}) instead of Avro single-object encoding. The same as {@value
+ * RegistryFormat#URL} in the command's {@code --config} file, which the option overrides.
  */
 final class RegistryOption {
+  /** What to check when the registry fails, appended to every such message. */
+  static final String HINT = "; check --schema-registry-url and the apicurio.* settings in --config";
+
   @Spec(Spec.Target.MIXEE) private CommandSpec spec;
 
   @Option(names = "--schema-registry-url", paramLabel = "URL",
-      description = "An Apicurio Registry (v2 API, e.g. http://registry:8080; the path"
-          + " " + RegistryFormat.API_PATH + " is added to a URL without one): records are written"
-          + " in the registry wire format (magic byte 0, 4-byte schema id, Avro binary; schemas"
-          + " registered per topic and record) and both formats are read. Default: none, Avro"
-          + " single-object encoding. Other registry settings (auth, TLS) go in --config as"
-          + " apicurio.registry.* properties.")
+      description = "An Apicurio Registry 2.x, e.g. http://registry:8080 (" + RegistryFormat.API_PATH
+          + " is added): records on the Kafka topics are in the registry wire format (byte 0, 4-byte"
+          + " schema id, Avro binary; schemas registered per topic and record) instead of Avro"
+          + " single-object encoding (the default, no registry). The same as apicurio.registry.url"
+          + " in --config; credentials and TLS go there too, as apicurio.auth.* and"
+          + " apicurio.registry.* settings.")
   private String url;
 
   /**
-   * Puts {@value RegistryFormat#URL} into {@code settings} when the option is given, so that {@link
-   * io.isowatch.schemas.serde.WireFormat#of} picks the registry.
+   * Puts the option's URL into {@code settings} (over a config file's {@value RegistryFormat#URL}),
+   * then checks whichever URL {@code settings} now holds, so that a bad URL from either source is a
+   * usage error.
    *
    * @param settings Kafka-style settings (from {@code --config}), changed in place
-   * @throws ParameterException (exit 2) if the URL is not an http(s) URL
+   * @throws ParameterException (exit 2) if the URL is not an http(s) URL {@link
+   *     RegistryFormat#apiUrl} accepts
    */
   void applyTo(Map<? super String, Object> settings) {
-    if (url == null) {
+    if (url != null) {
+      settings.put(RegistryFormat.URL, url);
+    }
+    Object effective = settings.get(RegistryFormat.URL);
+    if (effective == null) {
       return;
     }
+    String source = url != null ? "--schema-registry-url" : RegistryFormat.URL + " in --config";
     try {
-      RegistryFormat.apiUrl(url);
+      RegistryFormat.apiUrl(effective.toString().strip());
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--schema-registry-url: " + e.getMessage());
+      throw new ParameterException(spec.commandLine(), source + ": " + e.getMessage());
     }
-    settings.put(RegistryFormat.URL, url);
+  }
+
+  /**
+   * Asks the registry {@code settings} name, if any, whether it answers ({@link RegistryFormat#ping}).
+   *
+   * @param settings Kafka-style settings after {@link #applyTo}
+   * @return empty if no registry is named or it answers, else why not, ending with {@link #HINT}
+   */
+  static Optional<String> unanswered(Map<?, ?> settings) {
+    if (!(WireFormat.of(settings) instanceof RegistryFormat format)) {
+      return Optional.empty();
+    }
+    try (format) {
+      format.ping();
+      return Optional.empty();
+    } catch (RegistryFormat.RegistryFailureException e) {
+      return Optional.of(e.getMessage() + HINT);
+    }
   }
 }

@@ -152,9 +152,8 @@ final class ReplayCommand implements Callable<Integer> {
       err.println("isowatch replay: " + e.getMessage() + "; check --bootstrap-servers, the topic "
           + eventsTopic + " and the security settings in --config");
       return ExitCode.INTERNAL_ERROR;
-    } catch (RegistryFormat.RegistryUnavailableException e) {
-      err.println("isowatch replay: " + e.getMessage()
-          + "; check --schema-registry-url and the apicurio.registry.* settings in --config");
+    } catch (RegistryFormat.RegistryFailureException e) {
+      err.println("isowatch replay: " + e.getMessage() + RegistryOption.HINT);
       return ExitCode.BAD_INPUT;
     }
     out.println(summary(id, counts, wholeTransactions, eventsTopic));

@@ -9,10 +9,12 @@ import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.stream.kafka.KafkaBroker;
+import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -113,15 +115,27 @@ class SchemaRegistryEndToEndTest {
         "noreg.events", "--violations-topic", "noreg.violations", "--dlq-topic", "noreg.dlq", "--metrics-port", "-1",
         "--schema-registry-url", url);
     assertThat(monitor.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    // checked before anything is created
     assertThat(monitor.err().lines().toList()).containsExactly(
-        "monitor: created topics noreg.dlq, noreg.events, noreg.violations",
         "isowatch monitor: the schema registry " + url + "/apis/registry/v2 does not answer: ConnectException;"
-            + " check --schema-registry-url and the apicurio.registry.* settings in --config");
+            + " check --schema-registry-url and the apicurio.* settings in --config");
+    assertThat(Topics.missing(KafkaBroker.broker().admin(), List.of("noreg.events"))).containsExactly("noreg.events");
+    KafkaBroker.broker().createTopic("noreg.events", 1, Optional.empty());
     CliRun replay = CliRun.of("replay", "--bootstrap-servers", bootstrap, "-q", "--sim", "causal", "--transactions", "8",
         "--events-topic", "noreg.events", "--schema-registry-url", url);
     assertThat(replay.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(replay.err()).startsWith("isowatch replay: cannot register or look up the TxnEvent schema of topic"
         + " noreg.events at the schema registry " + url + "/apis/registry/v2: ConnectException");
+  }
+
+  @Test
+  void aBadRegistryUrlInTheConfigFileIsAUsageErrorToo() throws IOException {
+    Path config = tmp.resolve("client.properties");
+    Files.writeString(config, "apicurio.registry.url=ftp://nope\n");
+    CliRun run = CliRun.of("replay", "--bootstrap-servers", "x:1", "--sim", "causal", "--config", config.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.err()).startsWith("apicurio.registry.url in --config: schema registry URL 'ftp://nope' must be"
+        + " http://HOST[:PORT][/PATH] or https://...");
   }
 
   @Test

@@ -34,7 +34,7 @@ public final class RecordSerde implements Serde<SpecificRecord> {
 
   /**
    * @param configs Kafka-style settings; {@value RegistryFormat#URL} and other {@code
-   *     apicurio.registry.*} settings select a registry ({@link WireFormat#of})
+   *     apicurio.*} settings select a registry ({@link WireFormat#of})
    * @param isKey ignored: isowatch's keys are Strings
    */
   @Override

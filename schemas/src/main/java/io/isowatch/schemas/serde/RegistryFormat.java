@@ -2,6 +2,7 @@ package io.isowatch.schemas.serde;
 
 import io.apicurio.registry.rest.client.exception.NotFoundException;
 import io.apicurio.registry.rest.client.exception.RestClientException;
+import io.apicurio.registry.serde.Legacy4ByteIdHandler;
 import io.apicurio.registry.serde.SerdeConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerdeConfig;
@@ -10,8 +11,10 @@ import io.apicurio.registry.serde.avro.strategy.TopicRecordIdStrategy;
 import io.apicurio.rest.client.error.ApicurioRestClientException;
 import io.isowatch.schemas.TrustedClasses;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -32,10 +35,10 @@ import org.apache.avro.specific.SpecificRecord;
  * (docs/events.md, "Evolution rules"). Single-object messages ({@link RecordCodec}) are still read,
  * so producers can move to the registry one at a time.
  *
- * <p>Settings: {@value #URL} (required) and any other {@code apicurio.registry.*} setting of
- * Apicurio's serdes (authentication, TLS, retries). A URL with no path, e.g. {@code
- * http://registry:8080}, gets Apicurio's v2 API path {@value #API_PATH}. The framing settings
- * ({@code headers.enabled=false}, {@code as-confluent=true}, {@code use-id=contentId}) and the
+ * <p>Settings: {@value #URL} (required) and any other {@code apicurio.registry.*} or {@code
+ * apicurio.auth.*} setting of Apicurio's serdes (TLS, retries, credentials). The URL gets Apicurio's
+ * v2 API path {@value #API_PATH} unless it ends with it ({@link #apiUrl}). The framing settings
+ * ({@code headers.enabled=false}, the 4-byte id handler, {@code use-id=contentId}) and the
  * specific-record reader are always set. Thread-safe.
  */
 public final class RegistryFormat implements WireFormat {
@@ -43,6 +46,11 @@ public final class RegistryFormat implements WireFormat {
   public static final String URL = SerdeConfig.REGISTRY_URL;
   /** Path of Apicurio Registry's v2 REST API, added to a URL that has none. */
   public static final String API_PATH = "/apis/registry/v2";
+  /**
+   * Prefix of the settings passed to Apicurio's serdes: {@code apicurio.registry.*} and {@code
+   * apicurio.auth.*} (credentials).
+   */
+  public static final String SETTINGS_PREFIX = "apicurio.";
   /** Bytes before the Avro body: the magic byte and the 4-byte schema id. */
   public static final int HEADER_BYTES = 5;
 
@@ -51,17 +59,20 @@ public final class RegistryFormat implements WireFormat {
   private final AvroKafkaDeserializer<SpecificRecord> deserializer = new AvroKafkaDeserializer<>();
 
   /**
-   * Thrown when the registry does not answer (connection refused, timeout, a 5xx): the message may
-   * be good, so it is not a dead letter; the caller fails and retries later.
+   * Thrown when the registry cannot be used: it does not answer (connection refused, timeout), it
+   * answers with an error (a 5xx, 401), or, when writing with {@code
+   * apicurio.registry.auto-register=false}, it lacks the record's schema. The message may be good,
+   * so it is not a dead letter; the caller fails (the monitor's stream thread is replaced and
+   * retries) or exits.
    */
-  public static final class RegistryUnavailableException extends IllegalStateException {
-    RegistryUnavailableException(String message, Throwable cause) {
+  public static final class RegistryFailureException extends IllegalStateException {
+    RegistryFailureException(String message, Throwable cause) {
       super(message, cause);
     }
   }
 
   /**
-   * @param settings {@value #URL} and other {@code apicurio.registry.*} settings; others are ignored
+   * @param settings {@value #URL} and other {@code apicurio.*} settings; others are ignored
    * @throws IllegalArgumentException if {@value #URL} is missing or not an http(s) URL
    */
   public RegistryFormat(Map<?, ?> settings) {
@@ -75,13 +86,15 @@ public final class RegistryFormat implements WireFormat {
     config.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, "true");
     config.put(SerdeConfig.ARTIFACT_RESOLVER_STRATEGY, TopicRecordIdStrategy.class.getName());
     settings.forEach((k, v) -> {
-      if (k.toString().startsWith("apicurio.registry.")) {
+      if (k.toString().startsWith(SETTINGS_PREFIX)) {
         config.put(k.toString(), v);
       }
     });
     config.put(URL, url);
     config.put(SerdeConfig.ENABLE_HEADERS, "false");
-    config.put(SerdeConfig.ENABLE_CONFLUENT_ID_HANDLER, "true");
+    // Apicurio's "as-confluent" shortcut warns when its default id handler was also configured
+    config.remove(SerdeConfig.ENABLE_CONFLUENT_ID_HANDLER);
+    config.put(SerdeConfig.ID_HANDLER, Legacy4ByteIdHandler.class.getName());
     config.put(SerdeConfig.USE_ID, "contentId");
     config.put(AvroKafkaSerdeConfig.USE_SPECIFIC_AVRO_READER, "true");
     serializer.configure(config, false);
@@ -90,22 +103,37 @@ public final class RegistryFormat implements WireFormat {
 
   /**
    * @param given a URL as a user wrote it
-   * @return it without a trailing slash, with {@value #API_PATH} if it had no path
-   * @throws IllegalArgumentException if it is not an absolute http or https URL
+   * @return it with a lower-case scheme, without a trailing slash, ending with {@value #API_PATH}
+   *     (added unless the path ends with it, as Apicurio's client would add it)
+   * @throws IllegalArgumentException if it is not an absolute http or https URL, holds credentials
+   *     (they belong in {@code apicurio.auth.*} settings, which are never printed), a query or a
+   *     fragment, or names Apicurio's Confluent-compatible API instead of its v2 API
    */
   public static String apiUrl(String given) {
     URI uri;
     try {
-      uri = URI.create(given);
-    } catch (IllegalArgumentException e) {
+      uri = new URI(given);
+    } catch (URISyntaxException e) {
       throw new IllegalArgumentException("schema registry URL '" + given + "' is not a URL: " + e.getMessage(), e);
     }
-    if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
       throw new IllegalArgumentException("schema registry URL '" + given + "' must be http://HOST[:PORT][/PATH] or https://...");
     }
-    String s = given.endsWith("/") ? given.substring(0, given.length() - 1) : given;
-    String path = uri.getPath();
-    return path == null || path.isEmpty() || path.equals("/") ? s + API_PATH : s;
+    if (uri.getRawUserInfo() != null) {
+      throw new IllegalArgumentException("the schema registry URL must not hold credentials; give them as"
+          + " apicurio.auth.username and apicurio.auth.password in --config");
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException("schema registry URL '" + given + "' must not have a query or a fragment");
+    }
+    String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceAll("/+$", "");
+    if (path.contains("/apis/ccompat")) {
+      throw new IllegalArgumentException("schema registry URL '" + given + "' is Apicurio's Confluent-compatible API;"
+          + " isowatch uses its v2 API: give http://HOST[:PORT] (" + API_PATH + " is added)");
+    }
+    String base = scheme + "://" + uri.getRawAuthority() + path;
+    return path.endsWith(API_PATH) ? base : base + API_PATH;
   }
 
   /** @return the registry's API URL the serdes use, e.g. {@code http://registry:8080/apis/registry/v2} */
@@ -118,7 +146,7 @@ public final class RegistryFormat implements WireFormat {
    * asks for content id 0, which Apicurio Registry never assigns (ids start at 1), so "not found"
    * is the answer of a working registry.
    *
-   * @throws RegistryUnavailableException if it does not answer, or answers with an error other
+   * @throws RegistryFailureException if it does not answer, or answers with an error other
    *     than "not found" (e.g. 401 for missing credentials)
    */
   public void ping() {
@@ -127,7 +155,7 @@ public final class RegistryFormat implements WireFormat {
     } catch (NotFoundException expected) {
       return;
     } catch (RuntimeException e) {
-      throw new RegistryUnavailableException("the schema registry " + url + " does not answer: " + describe(e), e);
+      throw new RegistryFailureException("the schema registry " + url + " does not answer: " + describe(e), e);
     }
     throw new IllegalStateException("the schema registry " + url + " has content id 0, which Apicurio never assigns");
   }
@@ -139,8 +167,13 @@ public final class RegistryFormat implements WireFormat {
     }
     try {
       return serializer.serialize(topic, record);
+    } catch (NotFoundException e) {
+      throw new RegistryFailureException("the schema registry " + url + " has no " + record.getSchema().getName()
+          + " schema for topic " + topic + " and apicurio.registry.auto-register is false: register it (artifact "
+          + topic + "-" + record.getSchema().getName() + " of group " + record.getSchema().getNamespace()
+          + ", from schemas/src/main/avro/) or allow auto-registration (" + describe(e) + ")", e);
     } catch (ApicurioRestClientException e) {
-      throw new RegistryUnavailableException("cannot register or look up the " + record.getSchema().getName()
+      throw new RegistryFailureException("cannot register or look up the " + record.getSchema().getName()
           + " schema of topic " + topic + " at the schema registry " + url + ": " + describe(e), e);
     } catch (RuntimeException e) {
       throw new IllegalStateException("cannot encode " + record.getSchema().getName() + ": " + describe(e), e);
@@ -164,7 +197,7 @@ public final class RegistryFormat implements WireFormat {
       return RecordCodec.Decoded.failed("unknown-schema", "schema id " + id + " at byte 1 is not in the schema registry "
           + url + " (" + describe(e) + ")");
     } catch (ApicurioRestClientException e) {
-      throw new RegistryUnavailableException("cannot look up schema id " + id + " of a record of topic " + topic
+      throw new RegistryFailureException("cannot look up schema id " + id + " of a record of topic " + topic
           + " at the schema registry " + url + ": " + describe(e), e);
     } catch (RuntimeException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Could not find class")) {

@@ -35,7 +35,7 @@ public interface WireFormat extends AutoCloseable {
    * @param bytes the message's value, or null (a tombstone)
    * @return the record, or the reason it cannot be read (a reason class of {@link
    *     RecordCodec.Decoded}, or {@code unknown-schema} for a registry schema isowatch does not read)
-   * @throws RegistryFormat.RegistryUnavailableException if a registry is needed to read it and does
+   * @throws RegistryFormat.RegistryFailureException if a registry is needed to read it and does
    *     not answer (the bytes may be good: they are not dead letters)
    */
   RecordCodec.Decoded decode(String topic, byte[] bytes);
@@ -51,7 +51,7 @@ public interface WireFormat extends AutoCloseable {
 
   /**
    * @param settings Kafka-style settings (a Streams or client configuration): {@value
-   *     RegistryFormat#URL} and the other {@code apicurio.registry.*} settings select and configure a
+   *     RegistryFormat#URL} and the other {@code apicurio.*} settings select and configure a
    *     registry
    * @return a {@link RegistryFormat} if {@value RegistryFormat#URL} is set and not blank, else
    *     {@link #singleObject()}

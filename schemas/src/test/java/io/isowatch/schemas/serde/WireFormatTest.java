@@ -23,11 +23,20 @@ class WireFormatTest {
   }
 
   @Test
-  void addsTheApiPathOnlyToAUrlWithoutAPath() {
+  void addsTheApiPathUnlessTheUrlEndsWithItAndRefusesWhatIsNotARegistryUrl() {
     assertThat(RegistryFormat.apiUrl("http://r:8080")).isEqualTo("http://r:8080/apis/registry/v2");
-    assertThat(RegistryFormat.apiUrl("https://r/")).isEqualTo("https://r/apis/registry/v2");
+    assertThat(RegistryFormat.apiUrl("HTTPS://r/")).isEqualTo("https://r/apis/registry/v2");
     assertThat(RegistryFormat.apiUrl("http://r:8080/apis/registry/v2/")).isEqualTo("http://r:8080/apis/registry/v2");
-    assertThat(RegistryFormat.apiUrl("http://r/custom")).isEqualTo("http://r/custom");
+    assertThat(RegistryFormat.apiUrl("http://r/proxy/")).isEqualTo("http://r/proxy/apis/registry/v2");
+    assertThatThrownBy(() -> RegistryFormat.apiUrl("http://user:s3cret@r:8080"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the schema registry URL must not hold credentials; give them as apicurio.auth.username and"
+            + " apicurio.auth.password in --config");
+    assertThatThrownBy(() -> RegistryFormat.apiUrl("http://r:8080?x=1"))
+        .hasMessage("schema registry URL 'http://r:8080?x=1' must not have a query or a fragment");
+    assertThatThrownBy(() -> RegistryFormat.apiUrl("http://r:8080/apis/ccompat/v7"))
+        .hasMessage("schema registry URL 'http://r:8080/apis/ccompat/v7' is Apicurio's Confluent-compatible API;"
+            + " isowatch uses its v2 API: give http://HOST[:PORT] (/apis/registry/v2 is added)");
     assertThatThrownBy(() -> RegistryFormat.apiUrl("registry:8080"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("schema registry URL 'registry:8080' must be http://HOST[:PORT][/PATH] or https://...");
@@ -52,11 +61,11 @@ class WireFormatTest {
     try (RegistryFormat f = new RegistryFormat(Map.of(RegistryFormat.URL, "http://127.0.0.1:" + port,
         "apicurio.registry.retry-count", "0"))) {
       assertThatThrownBy(() -> f.decode("isowatch.events", new byte[] {0, 0, 0, 0, 7, 2, 4}))
-          .isInstanceOf(RegistryFormat.RegistryUnavailableException.class)
+          .isInstanceOf(RegistryFormat.RegistryFailureException.class)
           .hasMessageStartingWith("cannot look up schema id 7 of a record of topic isowatch.events at the schema registry"
               + " http://127.0.0.1:" + port + "/apis/registry/v2: ConnectException");
       assertThatThrownBy(() -> f.encode("isowatch.events", Samples.transaction()))
-          .isInstanceOf(RegistryFormat.RegistryUnavailableException.class)
+          .isInstanceOf(RegistryFormat.RegistryFailureException.class)
           .hasMessageStartingWith("cannot register or look up the Transaction schema of topic isowatch.events at the"
               + " schema registry http://127.0.0.1:" + port + "/apis/registry/v2: ConnectException");
     }

@@ -40,7 +40,7 @@ public final class ViolationFeed implements AutoCloseable {
    * Starts following.
    *
    * @param clientProperties client settings (bootstrap servers, security, and {@code
-   *     apicurio.registry.*} when the topic is in a registry's wire format, see {@link
+   *     apicurio.*} when the topic is in a registry's wire format, see {@link
    *     WireFormat#of}); deserializers, isolation level and offset reset are set here
    * @param topic the violations topic
    * @param fromBeginning read the violations already there ({@code true}) or only new ones
@@ -105,7 +105,7 @@ public final class ViolationFeed implements AutoCloseable {
           RecordCodec.Decoded d;
           try {
             d = format.decode(r.topic(), r.value());
-          } catch (RegistryFormat.RegistryUnavailableException e) {
+          } catch (RegistryFormat.RegistryFailureException e) {
             undecodable.accept(where, e.getMessage());
             continue;
           }

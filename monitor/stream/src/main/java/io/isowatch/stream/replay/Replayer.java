@@ -46,7 +46,7 @@ public final class Replayer implements AutoCloseable {
 
   /**
    * @param clientProperties client settings (bootstrap servers, security, and {@code
-   *     apicurio.registry.*} to write in a registry's wire format, see {@link WireFormat#of}); the serializers, {@code
+   *     apicurio.*} to write in a registry's wire format, see {@link WireFormat#of}); the serializers, {@code
    *     acks} and idempotence are set here, and one request in flight per broker unless {@code
    *     max.in.flight.requests.per.connection} is given: with more, a fresh idempotent producer
    *     whose first batch met a partition not yet led (a topic just created, a broker just

@@ -49,7 +49,7 @@ public final class TopicRecords {
    * As {@link #readAll(String, String)}, with client settings (bootstrap servers, security).
    *
    * @param clients client settings; isolation level and auto-commit are set here; {@code
-   *     apicurio.registry.*} to read a registry's wire format ({@link WireFormat#of})
+   *     apicurio.*} to read a registry's wire format ({@link WireFormat#of})
    * @param topic the topic
    * @return its records, partition after partition, each in offset order
    */
