@@ -1,7 +1,7 @@
 package io.isowatch.cli;
 
-import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.schemas.serde.RegistryFormat;
+import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.app.ViolationFeed;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MetricsEndpoint;
