@@ -132,8 +132,11 @@ final class MonitorRunner {
           }
         });
     try {
+      Object registryUrl = clients.get(RegistryFormat.URL);
       out.println("monitor: application " + r.applicationId() + " on " + r.bootstrapServers() + ", reading "
-          + r.config().eventsTopic() + ", expecting " + r.config().expectedLevel().cliName()
+          + r.config().eventsTopic()
+          + (registryUrl == null ? "" : " (schema registry " + RegistryFormat.apiUrl(registryUrl.toString().strip()) + ")")
+          + ", expecting " + r.config().expectedLevel().cliName()
           + (endpoint == null ? "" : "; metrics at http://" + r.metricsHost() + ":" + endpoint.port()
               + MetricsEndpoint.PATH + ", violations at http://" + r.metricsHost() + ":" + endpoint.port()
               + ViolationPages.PATH));

@@ -59,7 +59,8 @@ final class RunningMonitor implements AutoCloseable {
     return URI.create(startLine().replaceFirst(".*violations at (http://\\S+/violations).*", "$1"));
   }
 
-  private String startLine() {
+  /** @return the first line the runner printed: what it runs, and where its endpoint is */
+  String startLine() {
     return out.toString().lines().findFirst().orElseThrow();
   }
 

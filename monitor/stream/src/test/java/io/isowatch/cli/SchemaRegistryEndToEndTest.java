@@ -87,6 +87,8 @@ class SchemaRegistryEndToEndTest {
     MonitorRequest request = new MonitorRequest(config, bootstrap, "reg-app", overlay, false, Optional.empty(),
         Optional.empty(), "127.0.0.1", -1, Optional.empty(), false);
     try (RunningMonitor monitor = RunningMonitor.start(request)) {
+      assertThat(monitor.startLine()).isEqualTo("monitor: application reg-app on " + bootstrap
+          + ", reading reg.events (schema registry " + registry.url() + "), expecting serializable");
       await().atMost(Duration.ofSeconds(60)).until(() -> TopicRecords.readAll(clients, "reg.violations").size() == 1
           && TopicRecords.readAll(clients, "reg.dlq").size() == 1);
     }
