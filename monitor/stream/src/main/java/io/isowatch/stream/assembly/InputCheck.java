@@ -89,7 +89,7 @@ final class InputCheck {
         }
     }
     // the event's description is built only for a rejection: this runs for every event
-    return r == null ? null : new Rejection(r.reasonClass(), kind + " of " + txn + " at opIndex " + i + r.detail());
+    return r == null ? null : r.about(kind + " of " + txn + " at opIndex " + i);
   }
 
   /**
@@ -115,7 +115,7 @@ final class InputCheck {
       Operation op = ops.get(i);
       bad = operation(op.getKind().name(), op.getKey(), op.getValue(), limits);
       if (bad != null) {
-        return new Rejection(bad.reasonClass(), op.getKind() + " of " + t.getTxnId() + " at position " + i + bad.detail());
+        return bad.about(op.getKind() + " of " + t.getTxnId() + " at position " + i);
       }
     }
     return null;

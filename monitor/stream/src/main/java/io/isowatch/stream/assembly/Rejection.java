@@ -12,4 +12,13 @@ record Rejection(String reasonClass, String detail) {
   String reason() {
     return reasonClass + ": " + detail;
   }
+
+  /**
+   * @param subject what the detail is about, e.g. {@code "WRITE of t1 at opIndex 2"}; the detail
+   *     continues it (starting with a space or a colon)
+   * @return the same class with {@code subject} put before the detail
+   */
+  Rejection about(String subject) {
+    return new Rejection(reasonClass, subject + detail);
+  }
 }
