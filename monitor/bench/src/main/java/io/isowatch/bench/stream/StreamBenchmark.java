@@ -1,6 +1,7 @@
 package io.isowatch.bench.stream;
 
 import io.isowatch.bench.family.SerialRegisterHistories;
+import io.isowatch.bench.window.WindowBenchmark;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
 import io.isowatch.stream.kafka.EmbeddedKafka;
@@ -54,7 +55,7 @@ public final class StreamBenchmark implements Callable<Integer> {
   @Option(names = "--violation-every", description = "In the latency run, one causal violation per this many transactions (default: ${DEFAULT-VALUE}).")
   int violationEvery = 500;
 
-  @Option(names = "--warmup", description = "Transactions of a warm-up run of the topology, per form, before the timed one "
+  @Option(names = "--warmup", description = "Transactions of a warm-up run of the topology, per form, and of the checker alone, before the timed ones "
       + "(another history and topic, results not reported; 0 for none; default: ${DEFAULT-VALUE}).")
   int warmup = 50_000;
 
@@ -114,6 +115,14 @@ public final class StreamBenchmark implements Callable<Integer> {
       }
       latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, tuning).run();
     }
+    // the checker alone, after the topology runs so that the JIT has compiled it as it runs there
+    if (warmup > 0) {
+      WindowBenchmark.timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, window);
+    }
+    WindowBenchmark.Run alone = WindowBenchmark.timeWindow(SerialRegisterHistories.Shape.standard(transactions), seed, window);
+    double aloneTxnPerSecond = 1e6 / alone.micros();
+    System.out.printf(Locale.ROOT, "window checker alone: %.1f µs of thread CPU per txn, %,.0f txn/s on one core, %d violations%n",
+        alone.micros(), aloneTxnPerSecond, alone.violations());
     System.out.println();
     System.out.println("| input form | records | raw consume (txn/s) | topology (txn/s) | topology / raw | stream thread CPU per txn (µs) | JVM CPU per txn (µs) | changelog records per txn | heap per windowed txn (bytes) |");
     System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -130,6 +139,14 @@ public final class StreamBenchmark implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "| %s | %,.0f | %.2f | %.1f | %.1f | %.2f |%n", r.form(), f.txnPerSecond(),
           f.txnPerSecond() / r.rawTxnPerSecond(), f.streamThreadCpuMicrosPerTxn(), f.processCpuMicrosPerTxn(),
           r.topologyTxnPerSecond() / f.txnPerSecond());
+    }
+    System.out.println();
+    System.out.println("| input form | raw consume (txn/s) | consume and decode (txn/s) | decode / raw | window checker alone, one core (txn/s) | checker alone / raw | topology / checker alone |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+    for (ThroughputRun.Result r : results) {
+      System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f | %,.0f | %.3f | %.2f |%n", r.form(), r.rawTxnPerSecond(),
+          r.decodedTxnPerSecond(), r.decodedTxnPerSecond() / r.rawTxnPerSecond(), aloneTxnPerSecond,
+          aloneTxnPerSecond / r.rawTxnPerSecond(), r.topologyTxnPerSecond() / aloneTxnPerSecond);
     }
     System.out.println();
     System.out.println("| offered load (txn/s) | seconds | violations injected | violations published | detection p50 (ms) | p99 (ms) | max (ms) |");

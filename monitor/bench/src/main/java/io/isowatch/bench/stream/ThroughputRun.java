@@ -48,7 +48,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
  * One throughput point: the raw consume rate of a topic (a plain consumer reading every record's
- * bytes, no decoding) and, measured right after it on the same topic, the rate at which the
+ * bytes, no decoding), the same consumer's rate when it also decodes every record, and, measured
+ * right after them on the same topic, the rate at which the
  * monitor's topology checks its transactions, plus the heap the topology holds per transaction of a
  * full window.
  *
@@ -66,6 +67,8 @@ final class ThroughputRun {
    * @param form {@code whole} or {@code events}
    * @param records records in the topic
    * @param rawTxnPerSecond transactions per second read by the plain consumer
+   * @param decodedTxnPerSecond transactions per second read by the same consumer decoding each
+   *     record ({@link RecordCodec#decode}), the least any topology of the monitor does
    * @param topologyTxnPerSecond transactions per second checked by the topology
    * @param heapBytesPerWindowedTxn heap held after a full GC with the window full, above the heap
    *     before the topology started, divided by the transactions in the window (bytes)
@@ -77,7 +80,7 @@ final class ThroughputRun {
    *     markers included) per transaction
    * @param floor the no-op topology of the monitor's shape on the same topic
    */
-  record Result(String form, long records, double rawTxnPerSecond, double topologyTxnPerSecond,
+  record Result(String form, long records, double rawTxnPerSecond, double decodedTxnPerSecond, double topologyTxnPerSecond,
       double heapBytesPerWindowedTxn, double streamThreadCpuMicrosPerTxn, double processCpuMicrosPerTxn,
       double changelogRecordsPerTxn, Timed floor) {}
 
@@ -129,7 +132,8 @@ final class ThroughputRun {
    * @throws IllegalStateException if the topology does not check every transaction within 15 min
    */
   Result run() throws IOException {
-    double raw = rawConsume();
+    double raw = consume(false);
+    double decoded = consume(true);
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     long before = heapAfterGc(memory);
     MonitorConfig config = MonitorConfig.defaults()
@@ -158,7 +162,7 @@ final class ThroughputRun {
     Timed floor = floor(state);
     System.out.printf(Locale.ROOT, "%s: floor (no-op topology of the same shape) %,.0f txn/s, CPU per txn: stream thread %.1f µs, JVM %.1f µs%n",
         form, floor.txnPerSecond(), floor.streamThreadCpuMicrosPerTxn(), floor.processCpuMicrosPerTxn());
-    return new Result(form, records, raw, rate, heldPerTxn, threadPerTxn, processPerTxn, changelogPerTxn, floor);
+    return new Result(form, records, raw, decoded, rate, heldPerTxn, threadPerTxn, processPerTxn, changelogPerTxn, floor);
   }
 
   /**
@@ -281,8 +285,15 @@ final class ThroughputRun {
     return sum;
   }
 
-  /** @return transactions per second read by a plain consumer of the whole topic */
-  private double rawConsume() {
+  /**
+   * Reads the whole topic with a plain {@code read_committed} consumer, from its first poll to the
+   * last record.
+   *
+   * @param decode whether each record's value is also decoded ({@link RecordCodec#decode})
+   * @return transactions per second
+   * @throws IllegalStateException if a record does not decode
+   */
+  private double consume(boolean decode) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -300,10 +311,14 @@ final class ThroughputRun {
         for (var r : batch) {
           bytes += r.value().length;
           n++;
+          if (decode && RecordCodec.decode(r.value()).record() == null) {
+            throw new IllegalStateException("record " + r.offset() + " of " + topic + " does not decode");
+          }
         }
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
-      System.out.printf(Locale.ROOT, "%s: raw consume of %,d records (%,d bytes) in %.2f s%n", form, n, bytes, seconds);
+      System.out.printf(Locale.ROOT, "%s: %s of %,d records (%,d bytes) in %.2f s%n", form,
+          decode ? "consume and decode" : "raw consume", n, bytes, seconds);
       return transactions / seconds;
     }
   }

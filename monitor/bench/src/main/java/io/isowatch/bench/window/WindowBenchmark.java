@@ -86,14 +86,14 @@ public final class WindowBenchmark implements Callable<Integer> {
         + " window %,d, RC+RA+CC, warm-up %,d, max heap %,d MiB, started %s%n", transactions, shape.keys(), window,
         warmup, Runtime.getRuntime().maxMemory() >> 20, Instant.now());
     if (warmup > 0) {
-      Run w = timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1);
+      Run w = timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, window);
       System.out.printf(Locale.ROOT, "warm-up: %.1f µs per transaction%n", w.micros);
     }
     double[] micros = new double[repetitions];
     long heap = 0;
     double allocated = 0;
     for (int r = 0; r < repetitions; r++) {
-      Run run = timeWindow(shape, seed);
+      Run run = timeWindow(shape, seed, window);
       if (run.violations > 0) {
         System.err.println("the checker reported " + run.violations + " violations on a serial history");
         return 1;
@@ -140,9 +140,18 @@ public final class WindowBenchmark implements Callable<Integer> {
    * @param heapBytes heap kept by the checker after a full GC
    * @param violations violations reported (0 expected)
    */
-  private record Run(double micros, double allocated, long heapBytes, int violations) {}
+  public record Run(double micros, double allocated, long heapBytes, int violations) {}
 
-  private Run timeWindow(SerialRegisterHistories.Shape shape, long seed) {
+  /**
+   * Offers the family's transactions ({@code shape}, {@code seed}), built afresh, one at a time to a
+   * new {@link WindowChecker} of window {@code window} (no time bound, no read grace) in the calling
+   * thread, and measures that thread over the offers.
+   *
+   * @param window the checker's window W, in transactions (at least 2)
+   * @return what the run measured
+   * @throws IllegalArgumentException if {@code window} is below 2
+   */
+  public static Run timeWindow(SerialRegisterHistories.Shape shape, long seed, int window) {
     long before = usedAfterGc();
     List<WindowTxn> txns = build(shape, seed);
     int n = txns.size();
@@ -187,7 +196,7 @@ public final class WindowBenchmark implements Callable<Integer> {
   }
 
   /** @return the family's transactions as the monitor receives them: ids {@code t<n>}, sessions {@code s<n>} */
-  private List<WindowTxn> build(SerialRegisterHistories.Shape shape, long seed) {
+  private static List<WindowTxn> build(SerialRegisterHistories.Shape shape, long seed) {
     List<WindowTxn> out = new ArrayList<>(shape.transactions());
     SerialRegisterHistories.generate(shape, seed, new SerialRegisterHistories.Sink() {
       private WindowTxn.Builder b;
