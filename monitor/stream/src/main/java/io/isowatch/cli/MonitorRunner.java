@@ -1,5 +1,7 @@
 package io.isowatch.cli;
 
+import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.app.ViolationFeed;
@@ -13,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -79,7 +82,8 @@ final class MonitorRunner {
   int run(MonitorRequest r, CountDownLatch stop, java.util.function.Consumer<MonitorApp> started)
       throws InterruptedException {
     Properties clients = clientProperties(r.overlay(), r.bootstrapServers());
-    Optional<String> registryDown = RegistryOption.unanswered(clients);
+    Optional<String> registryDown = RegistryOption.unanswered(clients, List.of(
+        Map.entry(r.config().violationsTopic(), Violation.class), Map.entry(r.config().dlqTopic(), DeadLetter.class)));
     if (registryDown.isPresent()) {
       err.println("isowatch monitor: " + registryDown.get());
       return ExitCode.BAD_INPUT;
@@ -87,7 +91,7 @@ final class MonitorRunner {
     try (Admin admin = Admin.create(clients)) {
       Set<String> missing = Topics.missing(admin, Topics.of(r.config()));
       if (!missing.isEmpty() && r.createTopics()) {
-        Topics.create(admin, java.util.List.copyOf(missing), r.partitions(), r.replication(), Optional.empty());
+        Topics.create(admin, List.copyOf(missing), r.partitions(), r.replication(), Optional.empty());
         err.println("monitor: created topics " + String.join(", ", missing));
       } else if (!missing.isEmpty()) {
         err.println("isowatch monitor: topic(s) " + String.join(", ", missing) + " do not exist on "

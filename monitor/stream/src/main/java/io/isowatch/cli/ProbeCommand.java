@@ -13,6 +13,7 @@ import io.isowatch.connectors.probe.ProbeResult;
 import io.isowatch.connectors.probe.ProbeWorkload;
 import io.isowatch.connectors.probe.Scenario;
 import io.isowatch.connectors.recorder.TransactionSink;
+import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.stream.app.MonitorApp;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -188,7 +190,7 @@ final class ProbeCommand implements Callable<Integer> {
       err.println("isowatch probe: --schema-registry-url frames the records published to Kafka; it needs --bootstrap-servers");
       return ExitCode.BAD_INPUT;
     }
-    Optional<String> registryDown = RegistryOption.unanswered(settings);
+    Optional<String> registryDown = RegistryOption.unanswered(settings, List.of(Map.entry(topic, Transaction.class)));
     if (registryDown.isPresent()) {
       err.println("isowatch probe: " + registryDown.get());
       return ExitCode.BAD_INPUT;

@@ -2,8 +2,10 @@ package io.isowatch.cli;
 
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.schemas.serde.WireFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -56,17 +58,26 @@ final class RegistryOption {
   }
 
   /**
-   * Asks the registry {@code settings} name, if any, whether it answers ({@link RegistryFormat#ping}).
+   * Asks the registry {@code settings} name, if any, whether it answers ({@link RegistryFormat#ping})
+   * and whether the command can write what it will write ({@link RegistryFormat#requireWritable}:
+   * registers those schemas, or with auto-registration off finds them), so that a command fails at
+   * start rather than at its first record.
    *
    * @param settings Kafka-style settings after {@link #applyTo}
-   * @return empty if no registry is named or it answers, else why not, ending with {@link #HINT}
+   * @param writes the (topic, record type) pairs the command writes, each type one of {@code
+   *     RecordCodec.TYPES}
+   * @return empty if no registry is named or it answers and has or takes every schema of {@code
+   *     writes}, else why not, ending with {@link #HINT}
    */
-  static Optional<String> unanswered(Map<?, ?> settings) {
+  static Optional<String> unanswered(Map<?, ?> settings, List<Map.Entry<String, Class<? extends SpecificRecord>>> writes) {
     if (!(WireFormat.of(settings) instanceof RegistryFormat format)) {
       return Optional.empty();
     }
     try (format) {
       format.ping();
+      for (Map.Entry<String, Class<? extends SpecificRecord>> w : writes) {
+        format.requireWritable(w.getKey(), w.getValue());
+      }
       return Optional.empty();
     } catch (RegistryFormat.RegistryFailureException e) {
       return Optional.of(e.getMessage() + HINT);

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -128,6 +129,31 @@ class SchemaRegistryEndToEndTest {
     assertThat(replay.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(replay.err()).startsWith("isowatch replay: cannot register or look up the TxnEvent schema of topic"
         + " noreg.events at the schema registry " + url + "/apis/registry/v2: ConnectException");
+  }
+
+  @Test
+  void withAutoRegistrationOffTheMonitorStopsAtStartOnAViolationSchemaNobodyRegistered() throws IOException {
+    Path config = tmp.resolve("strict.properties");
+    Files.writeString(config, "apicurio.registry.auto-register=false\n");
+    String url = registry.url();
+    String[] args = {"monitor", "--bootstrap-servers", KafkaBroker.bootstrapServers(), "--create-topics", "--events-topic",
+        "strict.events", "--violations-topic", "strict.violations", "--dlq-topic", "strict.dlq", "--metrics-port", "-1",
+        "--schema-registry-url", url, "--config", config.toString()};
+
+    CliRun run = CliRun.of(args);
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    // rather than a stream thread failing at the first violation, again and again
+    assertThat(run.err()).startsWith("isowatch monitor: the schema registry " + url + " has no"
+        + " Violation schema for topic strict.violations and apicurio.registry.auto-register is false: register it"
+        + " (artifact strict.violations-Violation of group io.isowatch.schemas, from schemas/src/main/avro/) or allow"
+        + " auto-registration (");
+    assertThat(Topics.missing(KafkaBroker.broker().admin(), List.of("strict.events"))).containsExactly("strict.events");
+    // the dead-letter topic's schema is asked for next, once the violations topic has its schema
+    try (RegistryFormat registering = new RegistryFormat(Map.of(RegistryFormat.URL, url))) {
+      registering.requireWritable("strict.violations", Violation.class);
+    }
+    assertThat(CliRun.of(args).err()).contains(" has no DeadLetter schema for topic strict.dlq ");
   }
 
   @Test

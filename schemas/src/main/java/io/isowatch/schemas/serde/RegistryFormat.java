@@ -8,6 +8,8 @@ import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerdeConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.apicurio.registry.serde.avro.strategy.TopicRecordIdStrategy;
+import io.apicurio.registry.serde.data.KafkaSerdeMetadata;
+import io.apicurio.registry.serde.data.KafkaSerdeRecord;
 import io.apicurio.rest.client.error.ApicurioRestClientException;
 import io.isowatch.schemas.TrustedClasses;
 import java.net.URI;
@@ -160,6 +162,34 @@ public final class RegistryFormat implements WireFormat {
     throw new IllegalStateException("the schema registry " + url + " has content id 0, which Apicurio never assigns");
   }
 
+  /**
+   * Resolves the schema that writing a {@code type} record to {@code topic} uses, as {@link #encode}
+   * does before its first write of that type to that topic (and caches): it registers the schema
+   * unless {@code apicurio.registry.auto-register=false}, when it looks it up instead. A writer
+   * that calls this at start fails there, naming the artifact, rather than at its first record.
+   *
+   * @param type one of {@link RecordCodec#TYPES}
+   * @throws IllegalArgumentException if {@code type} is not one of {@link RecordCodec#TYPES}
+   * @throws RegistryFailureException if the registry cannot be used, or with auto-registration off
+   *     lacks the schema (the message names the artifact and group to register)
+   */
+  public void requireWritable(String topic, Class<? extends SpecificRecord> type) {
+    if (!RecordCodec.TYPES.contains(type)) {
+      throw new IllegalArgumentException("no registry encoding for " + type.getName());
+    }
+    SpecificRecord empty;
+    try {
+      empty = type.getDeclaredConstructor().newInstance(); // only its schema is read
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot make an empty " + type.getName(), e);
+    }
+    try {
+      serializer.getSchemaResolver().resolveSchema(new KafkaSerdeRecord<>(new KafkaSerdeMetadata(topic, false, null), empty));
+    } catch (RuntimeException e) {
+      throw writeFailure(topic, empty, e);
+    }
+  }
+
   @Override
   public byte[] encode(String topic, SpecificRecord record) {
     if (!RecordCodec.TYPES.contains(record.getClass())) {
@@ -167,17 +197,25 @@ public final class RegistryFormat implements WireFormat {
     }
     try {
       return serializer.serialize(topic, record);
-    } catch (NotFoundException e) {
-      throw new RegistryFailureException("the schema registry " + url + " has no " + record.getSchema().getName()
-          + " schema for topic " + topic + " and apicurio.registry.auto-register is false: register it (artifact "
-          + topic + "-" + record.getSchema().getName() + " of group " + record.getSchema().getNamespace()
-          + ", from schemas/src/main/avro/) or allow auto-registration (" + describe(e) + ")", e);
-    } catch (ApicurioRestClientException e) {
-      throw new RegistryFailureException("cannot register or look up the " + record.getSchema().getName()
-          + " schema of topic " + topic + " at the schema registry " + url + ": " + describe(e), e);
     } catch (RuntimeException e) {
-      throw new IllegalStateException("cannot encode " + record.getSchema().getName() + ": " + describe(e), e);
+      throw writeFailure(topic, record, e);
     }
+  }
+
+  /** @return what a failure {@code e} to write {@code record} to {@code topic} is reported as */
+  private RuntimeException writeFailure(String topic, SpecificRecord record, RuntimeException e) {
+    String name = record.getSchema().getName();
+    if (e instanceof NotFoundException) {
+      return new RegistryFailureException("the schema registry " + url + " has no " + name
+          + " schema for topic " + topic + " and apicurio.registry.auto-register is false: register it (artifact "
+          + topic + "-" + name + " of group " + record.getSchema().getNamespace()
+          + ", from schemas/src/main/avro/) or allow auto-registration (" + describe(e) + ")", e);
+    }
+    if (e instanceof ApicurioRestClientException) {
+      return new RegistryFailureException("cannot register or look up the " + name
+          + " schema of topic " + topic + " at the schema registry " + url + ": " + describe(e), e);
+    }
+    return new IllegalStateException("cannot encode " + name + ": " + describe(e), e);
   }
 
   @Override

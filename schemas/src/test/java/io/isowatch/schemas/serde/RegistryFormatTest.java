@@ -1,11 +1,13 @@
 package io.isowatch.schemas.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.isowatch.registry.RegistryServer;
 import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Samples;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
@@ -129,6 +131,30 @@ class RegistryFormatTest {
     assertThat(cut.reasonClass()).isEqualTo("bad-body");
     assertThat(cut.error()).startsWith("cannot read the body after byte 5 of 9 with schema id "
         + ByteBuffer.wrap(good, 1, 4).getInt() + ": ");
+  }
+
+  @Test
+  void requireWritableRegistersTheSchemaOrWithAutoRegistrationOffNamesTheMissingArtifact() {
+    // formats of their own: a serializer caches a schema's lookup by its content, whatever the topic
+    try (RegistryFormat strict = new RegistryFormat(Map.of(RegistryFormat.URL, server.url(),
+        "apicurio.registry.auto-register", "false"));
+        RegistryFormat registering = new RegistryFormat(Map.of(RegistryFormat.URL, server.url()))) {
+      assertThatThrownBy(() -> strict.requireWritable("required.violations", Violation.class))
+          .isInstanceOf(RegistryFormat.RegistryFailureException.class)
+          .hasMessageStartingWith("the schema registry " + strict.url() + " has no Violation schema for topic"
+              + " required.violations and apicurio.registry.auto-register is false: register it (artifact"
+              + " required.violations-Violation of group io.isowatch.schemas, from schemas/src/main/avro/) or allow"
+              + " auto-registration (");
+
+      registering.requireWritable("required.violations", Violation.class); // auto-registration on: registers it
+
+      strict.requireWritable("required.violations", Violation.class);
+      byte[] bytes = strict.encode("required.violations", Samples.violation());
+      assertThat(registering.decode("required.violations", bytes).record()).isEqualTo(Samples.violation());
+    }
+    assertThatThrownBy(() -> format.requireWritable("required.violations", Operation.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("no registry encoding for io.isowatch.schemas.Operation");
   }
 
   @Test
