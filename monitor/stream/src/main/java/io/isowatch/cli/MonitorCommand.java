@@ -60,9 +60,10 @@ import picocli.CommandLine.Spec;
       "  isowatch.metrics.token=... (the endpoint's bearer token; not passed to Kafka)",
       "The metrics are listed in docs/monitoring.md.",
       "",
-      "Exit codes: 2 bad usage or setup (missing topics, metrics port taken,",
-      "            unreadable config), 3 Kafka Streams failed. Stopped by SIGTERM or",
-      "            Ctrl-C, it closes cleanly and the JVM reports the signal: 143 or 130."
+      "Exit codes: 2 bad usage or setup (Kafka or the schema registry not answering",
+      "            within seconds, missing topics, metrics port taken, unreadable",
+      "            config), 3 Kafka Streams failed. Stopped by SIGTERM or Ctrl-C, it",
+      "            closes cleanly and the JVM reports the signal: 143 or 130."
     })
 final class MonitorCommand implements Callable<Integer> {
   /** The environment variable that may hold the endpoint's bearer token. */

@@ -5,6 +5,7 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.app.ViolationFeed;
+import io.isowatch.stream.kafka.Brokers;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MetricsEndpoint;
 import io.isowatch.stream.metrics.MonitorMetrics;
@@ -28,18 +29,23 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * Runs {@code isowatch monitor}: checks that the topics exist (or creates them), starts the HTTP
- * endpoint (metrics, and the violations page fed by a {@link ViolationFeed} that first re-reads the
- * last {@value RecentViolations#DEFAULT_CAPACITY} offsets of each partition) and the {@link
- * MonitorApp}, optionally prints each violation published from now on, and waits until asked to
- * stop or until Kafka Streams fails.
+ * Runs {@code isowatch monitor}: checks that the Kafka cluster and the schema registry (if any)
+ * answer, that the topics exist (or creates them), starts the HTTP endpoint (metrics, and the
+ * violations page fed by a {@link ViolationFeed} that first re-reads the last {@value
+ * RecentViolations#DEFAULT_CAPACITY} offsets of each partition) and the {@link MonitorApp},
+ * optionally prints each violation published from now on, and waits until asked to stop or until
+ * Kafka Streams fails.
  *
  * <p>Exit codes ({@link ExitCode}): {@code 0} stopped on request ({@code stop} counted down, e.g. by
- * the SIGTERM/Ctrl-C shutdown hook), {@code 2} a setup problem the user can fix (missing topics,
- * metrics port taken, unreadable config), {@code 3} Kafka Streams went to {@code ERROR} or stopped
- * by itself.
+ * the SIGTERM/Ctrl-C shutdown hook), {@code 2} a setup problem the user can fix (Kafka or the schema
+ * registry not answering, missing topics, metrics port taken, unreadable config), {@code 3} Kafka
+ * Streams went to {@code ERROR} or stopped by itself.
  */
 final class MonitorRunner {
+  /** What to check when the Kafka cluster does not answer, appended to every such message. */
+  static final String BROKER_HINT = "; check --bootstrap-servers, that the brokers run and this machine"
+      + " can reach them, and the security settings in --config";
+
   private final PrintWriter out;
   private final PrintWriter err;
 
@@ -73,6 +79,22 @@ final class MonitorRunner {
   }
 
   /**
+   * Asks the cluster {@code clients} names whether it answers, within {@link Brokers#CHECK_TIMEOUT}
+   * ({@link Brokers#unanswered}): the first thing {@code monitor}, {@code replay} and {@code probe}
+   * do with Kafka, so that a wrong address or a stopped broker is told in seconds, not after a
+   * client's 60 s timeout, and before anything is written anywhere else (a schema registry, a
+   * database).
+   *
+   * @param clients the command's client settings ({@link #clientProperties}), with the security
+   *     settings its Kafka clients use
+   * @return empty if the cluster answers, else why not, ending with {@link #BROKER_HINT}
+   * @throws InterruptedException if interrupted while waiting
+   */
+  static Optional<String> brokerUnanswered(Map<?, ?> clients) throws InterruptedException {
+    return Brokers.unanswered(clients, Brokers.CHECK_TIMEOUT).map(why -> why + BROKER_HINT);
+  }
+
+  /**
    * @param r the request
    * @param stop counted down to stop the monitor cleanly; counted down here too when Kafka Streams fails
    * @param started receives the running app once started (tests use it), may be a no-op
@@ -82,6 +104,11 @@ final class MonitorRunner {
   int run(MonitorRequest r, CountDownLatch stop, java.util.function.Consumer<MonitorApp> started)
       throws InterruptedException {
     Properties clients = clientProperties(r.overlay(), r.bootstrapServers());
+    Optional<String> brokerDown = brokerUnanswered(clients);
+    if (brokerDown.isPresent()) {
+      err.println("isowatch monitor: " + brokerDown.get());
+      return ExitCode.BAD_INPUT;
+    }
     Optional<String> registryDown = RegistryOption.unanswered(clients, List.of(
         Map.entry(r.config().violationsTopic(), Violation.class), Map.entry(r.config().dlqTopic(), DeadLetter.class)));
     if (registryDown.isPresent()) {

@@ -35,9 +35,9 @@ import picocli.CommandLine.Spec;
           + " seeded schedules under contention, and checks every history with the checkers of"
           + " 'isowatch check'. For each rung it prints:",
       "  soundness  'sound over N schedules' when the rung's own checker found nothing;",
-      "  weakness   the anomaly of the next rung the engine produced, with the first seed"
-          + " showing it (RU: G1, RC: a fractured read, RA: a causality violation, CC: lost"
-          + " update or G-single, SI: G2-item, SER: nothing);",
+      "  weakness   the anomaly of the next rung the engine produced, with the first",
+      "             seed showing it (RU: G1, RC: a fractured read, RA: a causality",
+      "             violation, CC: lost update or G-single, SI: G2-item, SER: nothing);",
       "  commit     committed transactions out of all (the rest the engine aborted).",
       "RU, RC, SI and SER are one MVCC engine; RA and CC are replicated stores with asynchronous"
           + " delivery. docs/simulator.md explains the engines and the workloads.",
@@ -50,7 +50,8 @@ import picocli.CommandLine.Spec;
       "  isowatch museum --schedules 500 --seed 1000",
       "  isowatch museum --sessions 6 --keys 5 --key-distribution ZIPF",
       "",
-      "Exit codes: 0 every rung sound and every weakness shown, 1 otherwise, 2 bad options."
+      "Exit codes: 0 every rung sound and every weakness shown, 1 otherwise,",
+      "            2 bad options."
     })
 final class MuseumCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;

@@ -30,6 +30,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -66,14 +67,20 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Examples:",
-      "  isowatch probe --jdbc-url jdbc:postgresql://localhost:5432/app --user app --isolation"
-          + " repeatable-read --scenario write-skew --transactions 500 --out probe.jsonl",
+      "  isowatch probe --jdbc-url jdbc:postgresql://localhost:5432/app --user app \\",
+      "      --isolation repeatable-read --scenario write-skew --transactions 500 \\",
+      "      --out probe.jsonl",
       "  isowatch check --level serializable probe.jsonl",
       "",
-      "Exit codes: 0 the run finished, 2 bad usage or the database/broker failed (the message"
-          + " says which and why), 3 internal error."
+      "Exit codes: 0 the run finished, 2 bad usage, or the database, Kafka or the",
+      "            schema registry failed (the message says which and why), 3 internal",
+      "            error."
     })
 final class ProbeCommand implements Callable<Integer> {
+  /** What to check when publishing fails, appended to every such message. */
+  static final String PUBLISH_HINT = " (check --bootstrap-servers, --topic, the security settings in --config"
+      + " and that the broker runs)";
+
   @Spec private CommandSpec spec;
 
   @Option(names = "--jdbc-url", required = true, paramLabel = "URL",
@@ -158,7 +165,7 @@ final class ProbeCommand implements Callable<Integer> {
   private long seed;
 
   @Override
-  public Integer call() {
+  public Integer call() throws InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter stdout = spec.commandLine().getOut();
     ProbeConfig config;
@@ -190,70 +197,109 @@ final class ProbeCommand implements Callable<Integer> {
       err.println("isowatch probe: --schema-registry-url frames the records published to Kafka; it needs --bootstrap-servers");
       return ExitCode.BAD_INPUT;
     }
+    if (bootstrapServers != null) {
+      Optional<String> brokerDown = MonitorRunner.brokerUnanswered(settings);
+      if (brokerDown.isPresent()) {
+        err.println("isowatch probe: " + brokerDown.get());
+        return ExitCode.BAD_INPUT;
+      }
+    }
     Optional<String> registryDown = RegistryOption.unanswered(settings, List.of(Map.entry(topic, Transaction.class)));
     if (registryDown.isPresent()) {
       err.println("isowatch probe: " + registryDown.get());
       return ExitCode.BAD_INPUT;
     }
     HistoryCollector collector = out == null ? null : new HistoryCollector();
-    KafkaTransactionSink kafka = null;
+    KafkaTransactionSink kafka;
     try {
-      if (bootstrapServers != null) {
-        kafka = new KafkaTransactionSink(bootstrapServers, topic, settings);
-      }
-      TransactionSink sink = both(collector, kafka);
-      ProbeResult r = new Probe(config, dialect, sink).run();
-      if (kafka != null) {
-        kafka.close();
-        kafka = null;
-      }
-      stdout.printf(Locale.ROOT, "probe: %s; %s, %s, scenario %s, %d sessions x %d keys (run %s):"
-          + " %d committed, %d aborted, %d unknown in %.1f s%n", r.serverVersion(), isolation, workload,
-          scenario, sessions, keys, config.runTag(), r.committed(), r.aborted(), r.unknown(),
-          r.elapsed().toMillis() / 1000.0);
-      if (collector != null) {
-        HistoryFiles.write(collector.history(), HistoryFormat.JSONL, out);
-        stdout.println("history written to " + out);
-      }
-      if (bootstrapServers != null) {
-        stdout.println("published " + r.total() + " transactions to " + topic + " at " + bootstrapServers
-            + " (history id " + historyId + ")");
-      }
-      return ExitCode.CONSISTENT;
+      kafka = bootstrapServers == null ? null : new KafkaTransactionSink(bootstrapServers, topic, settings);
+    } catch (KafkaException e) {
+      err.println("isowatch probe: " + e.getMessage() + PUBLISH_HINT);
+      return ExitCode.BAD_INPUT;
+    }
+    ProbeResult r = null;
+    ProbeException failed = null;
+    boolean interrupted = false;
+    try {
+      r = new Probe(config, dialect, both(collector, kafka)).run();
     } catch (ProbeException e) {
-      err.println("isowatch probe: " + e.getMessage());
-      return ExitCode.BAD_INPUT;
-    } catch (IllegalStateException | org.apache.kafka.common.KafkaException e) {
-      err.println("isowatch probe: " + e.getMessage()
-          + " (check --bootstrap-servers and that the broker runs)");
-      return ExitCode.BAD_INPUT;
-    } catch (IOException e) {
-      err.println("isowatch probe: cannot write " + out + ": " + e.getMessage());
-      return ExitCode.BAD_INPUT;
+      failed = e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      interrupted = true;
+    }
+    Optional<RuntimeException> unpublished = close(kafka);
+    // a session stopped by the sink's failure reports that failure: print it once, as the broker's
+    if (failed != null && (unpublished.isEmpty() || !causedBy(failed, unpublished.get().getCause()))) {
+      err.println("isowatch probe: " + failed.getMessage());
+    }
+    unpublished.ifPresent(u -> err.println("isowatch probe: " + u.getMessage() + PUBLISH_HINT));
+    if (interrupted) {
       err.println("isowatch probe: interrupted");
       return ExitCode.INTERNAL_ERROR;
-    } finally {
-      if (kafka != null) {
-        try {
-          kafka.close();
-        } catch (RuntimeException e) {
-          err.println("isowatch probe: " + e.getMessage());
-        }
-      }
     }
+    if (failed != null || unpublished.isPresent()) {
+      return ExitCode.BAD_INPUT;
+    }
+    stdout.printf(Locale.ROOT, "probe: %s; %s, %s, scenario %s, %d sessions x %d keys (run %s):"
+        + " %d committed, %d aborted, %d unknown in %.1f s%n", r.serverVersion(), isolation, workload,
+        scenario, sessions, keys, config.runTag(), r.committed(), r.aborted(), r.unknown(),
+        r.elapsed().toMillis() / 1000.0);
+    if (collector != null) {
+      try {
+        HistoryFiles.write(collector.history(), HistoryFormat.JSONL, out);
+      } catch (IOException e) {
+        err.println("isowatch probe: cannot write " + out + ": " + e.getMessage());
+        return ExitCode.BAD_INPUT;
+      }
+      stdout.println("history written to " + out);
+    }
+    if (bootstrapServers != null) {
+      stdout.println("published " + r.total() + " transactions to " + topic + " at " + bootstrapServers
+          + " (history id " + historyId + ")");
+    }
+    return ExitCode.CONSISTENT;
   }
 
   /**
-   * @return the security settings of {@code --config} (as {@code isowatch replay} takes them), or
-   *     none
+   * Flushes and closes the sink.
+   *
+   * @param kafka the sink, or {@code null}
+   * @return the sink's first send failure (its cause is the producer's exception), if any
+   */
+  private static Optional<RuntimeException> close(KafkaTransactionSink kafka) {
+    if (kafka == null) {
+      return Optional.empty();
+    }
+    try {
+      kafka.close();
+      return Optional.empty();
+    } catch (IllegalStateException | KafkaException e) {
+      return Optional.of(e);
+    }
+  }
+
+  /** @return whether {@code cause} is {@code failure} or in its chain of causes */
+  private static boolean causedBy(Throwable failure, Throwable cause) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t == cause) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @return with {@code --bootstrap-servers}, the client settings of {@code isowatch replay}: the
+   *     bootstrap servers and the security settings of {@code --config} ({@link
+   *     MonitorRunner#clientProperties}); without, none
    * @throws IOException if the file cannot be read
    */
   private Map<String, Object> kafkaSettings() throws IOException {
     Map<String, Object> settings = new HashMap<>();
-    if (kafkaConfig != null) {
-      Properties p = MonitorRunner.clientProperties(MonitorApp.readConfigFile(kafkaConfig), bootstrapServers);
+    if (bootstrapServers != null) {
+      Properties overlay = kafkaConfig == null ? new Properties() : MonitorApp.readConfigFile(kafkaConfig);
+      Properties p = MonitorRunner.clientProperties(overlay, bootstrapServers);
       p.stringPropertyNames().forEach(name -> settings.put(name, p.getProperty(name)));
     }
     return settings;

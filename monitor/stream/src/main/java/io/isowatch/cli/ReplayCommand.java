@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.KafkaException;
@@ -50,7 +51,8 @@ import picocli.CommandLine.Spec;
       "  isowatch replay --bootstrap-servers localhost:9092 --sim snapshot-isolation \\",
       "      --transactions 5000",
       "",
-      "Exit codes: 0 published, 2 bad input or usage, 3 publishing failed."
+      "Exit codes: 0 published, 2 bad input or usage, or Kafka or the schema registry",
+      "            not answering, 3 publishing failed."
     })
 final class ReplayCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
@@ -110,7 +112,7 @@ final class ReplayCommand implements Callable<Integer> {
   private boolean quiet;
 
   @Override
-  public Integer call() {
+  public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     History history;
@@ -141,6 +143,11 @@ final class ReplayCommand implements Callable<Integer> {
     }
     registry.applyTo(clients);
     clients = MonitorRunner.clientProperties(clients, bootstrapServers);
+    Optional<String> brokerDown = MonitorRunner.brokerUnanswered(clients);
+    if (brokerDown.isPresent()) {
+      err.println("isowatch replay: " + brokerDown.get());
+      return ExitCode.BAD_INPUT;
+    }
     HistoryRecords records = new HistoryRecords(history, id, Instant.now(), Duration.ofMillis(1));
     long total = wholeTransactions ? records.transactions() : records.events();
     Replayer.Counts counts;

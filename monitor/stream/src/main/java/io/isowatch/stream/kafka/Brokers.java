@@ -1,0 +1,72 @@
+package io.isowatch.stream.kafka;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.TimeoutException;
+
+/**
+ * Whether a Kafka cluster answers, asked once with a bound before a command talks to it otherwise:
+ * a producer waits {@code max.block.ms} (60 s by default) for an unreachable cluster's metadata, an
+ * admin call {@code default.api.timeout.ms} (60 s), before either says anything (Kafka
+ * documentation, "Producer Configs" and "Admin Configs").
+ */
+public final class Brokers {
+  /** How long {@link #unanswered} waits for the cluster's answer: long enough for a TLS and SASL handshake. */
+  public static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
+
+  private Brokers() {}
+
+  /**
+   * Asks the cluster for its brokers ({@code describeCluster}, Kafka documentation, "Admin API")
+   * through an admin client made from {@code clientProperties}, so with the same security settings
+   * ({@code security.protocol}, {@code sasl.*}, {@code ssl.*}) as the clients that follow.
+   *
+   * @param clientProperties client settings holding {@code bootstrap.servers}; settings the admin
+   *     client does not know are ignored (Kafka logs them at INFO)
+   * @param timeout how long to wait for the answer, e.g. {@link #CHECK_TIMEOUT}
+   * @return empty if the cluster answered within {@code timeout}; otherwise why not, naming the
+   *     bootstrap servers, e.g. {@code Kafka at 127.0.0.1:1 did not answer within 10 s} or {@code
+   *     Kafka at broker:9093 refused the connection: SaslAuthenticationException: ...} (an
+   *     authentication failure; other errors say {@code failed:})
+   * @throws InterruptedException if interrupted while waiting (the admin client is closed)
+   */
+  public static Optional<String> unanswered(Map<?, ?> clientProperties, Duration timeout)
+      throws InterruptedException {
+    Properties p = new Properties();
+    p.putAll(clientProperties);
+    String servers = p.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+    String where = "Kafka at " + servers;
+    Admin admin;
+    try {
+      admin = Admin.create(p);
+    } catch (KafkaException e) {
+      // e.g. "No resolvable bootstrap urls given in bootstrap.servers", or a bad security setting
+      Throwable reason = e.getCause() != null ? e.getCause() : e;
+      return Optional.of(where + ": " + reason.getMessage());
+    }
+    try (admin) {
+      admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
+          .nodes().get();
+      return Optional.empty();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof TimeoutException) {
+        return Optional.of(where + " did not answer within " + seconds(timeout));
+      }
+      Throwable cause = e.getCause();
+      return Optional.of(where + (cause instanceof AuthenticationException ? " refused the connection: "
+          : " failed: ") + cause.getClass().getSimpleName() + ": " + cause.getMessage());
+    }
+  }
+
+  private static String seconds(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+  }
+}
