@@ -31,7 +31,7 @@ import picocli.CommandLine.TypeConversionException;
     },
     footer = {
       "",
-      "Levels (docs/levels.md), weakest first; all checks every one and prints the ladder:",
+      "Levels (docs/levels.md), weakest first; all checks each and prints the ladder:",
       "  read-uncommitted    Adya PL-1 (G0)                      list-append histories",
       "  read-committed      axiomatic (AWDIT); on list-append histories also Adya PL-2",
       "  read-atomic         axiomatic (AWDIT)                   any history",

@@ -3,11 +3,17 @@ package io.isowatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.UsageMessageSpec;
 
 /** {@code isowatch check} run in-process on the bundled samples and on bad input. */
 class CheckCommandTest {
@@ -199,6 +205,26 @@ class CheckCommandTest {
     assertThat(none.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(none.err().lines().findFirst().orElseThrow())
         .isEqualTo("Missing command: use check, monitor, replay, demo, museum or probe (isowatch --help lists them)");
+  }
+
+  /**
+   * The lines of every command's help laid out by hand (the footers' examples and exit codes, the
+   * descriptions' indented lists) are printed whole at picocli's 80 columns: none wraps to column 0.
+   */
+  @Test
+  void everyHandLaidHelpLineIsPrintedWhole() {
+    CommandLine root = IsowatchCli.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+    List<CommandLine> commands = new ArrayList<>(root.getSubcommands().values());
+    commands.add(root);
+    for (CommandLine command : commands) {
+      UsageMessageSpec usage = command.getCommandSpec().usageMessage();
+      assertThat(usage.width()).isEqualTo(80);
+      List<String> laid = new ArrayList<>(List.of(usage.footer()));
+      Stream.of(usage.description()).filter(line -> line.startsWith(" ")).forEach(laid::add);
+      laid.removeIf(String::isEmpty);
+      assertThat(command.getUsageMessage(CommandLine.Help.Ansi.OFF).lines().toList())
+          .as(command.getCommandName()).containsAll(laid);
+    }
   }
 
   @Test

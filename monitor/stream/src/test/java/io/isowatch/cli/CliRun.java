@@ -1,7 +1,10 @@
 package io.isowatch.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -20,6 +23,17 @@ record CliRun(int exitCode, String out, String err) {
     int code = IsowatchCli.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
         .execute(args);
     return new CliRun(code, out.toString(), err.toString());
+  }
+
+  /**
+   * @return {@code 127.0.0.1:PORT} of a loopback port nothing listens on (one the system just gave
+   *     out and took back), where a connection is refused
+   * @throws IOException if no port can be had
+   */
+  static String closedAddress() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return "127.0.0.1:" + s.getLocalPort();
+    }
   }
 
   /** @return the first {@code n} lines of standard output */

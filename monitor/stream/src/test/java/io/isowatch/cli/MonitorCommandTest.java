@@ -50,6 +50,33 @@ class MonitorCommandTest {
   }
 
   @Test
+  void anUnansweredBrokerIsAUsageErrorNamingTheAddress() throws Exception {
+    String closed = CliRun.closedAddress();
+    CliRun run = CliRun.of("monitor", "--bootstrap-servers", closed, "--metrics-port", "-1");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo("isowatch monitor: Kafka at " + closed + " did not answer within 10 s;"
+        + " check --bootstrap-servers, that the brokers run and this machine can reach them, and the"
+        + " security settings in --config\n");
+  }
+
+  /** The check uses the security settings of --config: SASL on a plaintext listener is refused. */
+  @Test
+  void theBrokerCheckUsesTheConfigsSecuritySettings() throws Exception {
+    Path config = tmp.resolve("sasl.properties");
+    Files.writeString(config, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+        + "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
+        + " username=\"u\" password=\"p\";\n");
+    String bootstrap = KafkaBroker.bootstrapServers();
+    CliRun run = CliRun.of("monitor", "--bootstrap-servers", bootstrap, "--config", config.toString(),
+        "--metrics-port", "-1");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.err()).isEqualTo("isowatch monitor: Kafka at " + bootstrap + " refused the connection:"
+        + " IllegalSaslStateException: Unexpected handshake request with client mechanism PLAIN, enabled"
+        + " mechanisms are []" + MonitorRunner.BROKER_HINT + "\n");
+  }
+
+  @Test
   void aTakenMetricsPortIsAUsageError() throws Exception {
     try (ServerSocket taken = new ServerSocket()) {
       taken.bind(new InetSocketAddress("127.0.0.1", 0));

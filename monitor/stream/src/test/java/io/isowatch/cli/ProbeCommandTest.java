@@ -1,14 +1,27 @@
 package io.isowatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.connectors.testdb.PrivateServer;
+import io.isowatch.stream.kafka.KafkaBroker;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code isowatch probe}'s usage and error paths. Runs against real databases are in the connectors
- * module's tests (private servers), where the probe itself lives.
+ * {@code isowatch probe}'s usage and error paths; those that need a database and a broker ({@link
+ * Publishing}) on a private PostgreSQL server and a real broker. Runs against real databases are in
+ * the connectors module's tests (private servers), where the probe itself lives.
  */
 class ProbeCommandTest {
   @Test
@@ -23,6 +36,70 @@ class ProbeCommandTest {
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).startsWith("isowatch probe: cannot connect to " + url + ": ");
     assertThat(r.err()).endsWith("(check that the server runs, the URL, the user and the password)\n");
+  }
+
+  /**
+   * The broker is asked first: with it down, neither the database nor the schema registry (sockets
+   * that listen, so that a connection would wait in their backlog) is contacted.
+   */
+  @Test
+  void anUnansweredBrokerExitsTwoNamingTheAddressBeforeTheDatabaseIsContacted() throws Exception {
+    String closed = CliRun.closedAddress();
+    try (ServerSocket database = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        ServerSocket registry = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:" + database.getLocalPort() + "/app",
+          "--isolation", "serializable", "--transactions", "1", "--bootstrap-servers", closed,
+          "--schema-registry-url", "http://127.0.0.1:" + registry.getLocalPort());
+      assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.err()).isEqualTo("isowatch probe: Kafka at " + closed + " did not answer within 10 s;"
+          + " check --bootstrap-servers, that the brokers run and this machine can reach them, and the"
+          + " security settings in --config\n");
+      for (ServerSocket untouched : List.of(database, registry)) {
+        untouched.setSoTimeout(1);
+        assertThatThrownBy(untouched::accept).isInstanceOf(SocketTimeoutException.class);
+      }
+    }
+  }
+
+  /** A real database and broker: a publishing failure is printed once, with what to check. */
+  @Nested
+  @ExtendWith(KafkaBroker.class)
+  class Publishing {
+    @RegisterExtension
+    static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
+
+    /**
+     * The broker refuses the topic's name; the first transaction's send fails, the second stops the
+     * session, and that one failure is reported once (it used to be printed by the session's
+     * failure and again by closing the producer).
+     */
+    @Test
+    void aFailedPublishIsReportedOnce() {
+      CliRun r = CliRun.of("probe", "--jdbc-url", POSTGRES.get().jdbcUrl(), "--isolation", "serializable",
+          "--sessions", "1", "--transactions", "20", "--run-tag", "once",
+          "--bootstrap-servers", KafkaBroker.bootstrapServers(), "--topic", "no such topic");
+      assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.err()).isEqualTo("isowatch probe: publishing to topic no such topic failed: Invalid topics: [no such topic]"
+          + ProbeCommand.PUBLISH_HINT + "\n");
+    }
+
+    /** The check uses the security settings of --config: SASL on a plaintext listener is refused. */
+    @Test
+    void theBrokerCheckUsesTheConfigsSecuritySettings(@TempDir Path tmp) throws Exception {
+      Path config = tmp.resolve("sasl.properties");
+      Files.writeString(config, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+          + "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
+          + " username=\"u\" password=\"p\";\n");
+      String bootstrap = KafkaBroker.bootstrapServers();
+      CliRun r = CliRun.of("probe", "--jdbc-url", POSTGRES.get().jdbcUrl(), "--isolation", "serializable",
+          "--transactions", "1", "--bootstrap-servers", bootstrap, "--config", config.toString());
+      assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(r.err()).isEqualTo("isowatch probe: Kafka at " + bootstrap + " refused the connection:"
+          + " IllegalSaslStateException: Unexpected handshake request with client mechanism PLAIN, enabled"
+          + " mechanisms are []" + MonitorRunner.BROKER_HINT + "\n");
+    }
   }
 
   @Test

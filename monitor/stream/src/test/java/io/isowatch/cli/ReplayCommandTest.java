@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.schemas.Transaction;
@@ -8,6 +9,11 @@ import io.isowatch.schemas.TxnEvent;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.replay.HistoryRecords;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,10 +21,13 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code isowatch replay} against a real broker: exactly the history's records, in order. */
 @ExtendWith(KafkaBroker.class)
 class ReplayCommandTest {
+  @TempDir Path tmp;
+
   @Test
   void publishesEveryEventOfTheFileInHistoryOrder() throws Exception {
     String topic = "replay-events-test";
@@ -70,6 +79,42 @@ class ReplayCommandTest {
       TxnEvent e = (TxnEvent) r.value();
       assertThat(r.key()).isEqualTo("sim-read-atomic/" + e.getSessionId());
     });
+  }
+
+  /**
+   * The broker is asked first: with it down, the schema registry (a socket that listens, so that a
+   * connection would wait in its backlog) is never contacted and no schema is registered.
+   */
+  @Test
+  void anUnansweredBrokerIsAUsageErrorAndTheRegistryIsNeverContacted() throws Exception {
+    String closed = CliRun.closedAddress();
+    try (ServerSocket registry = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      CliRun run = CliRun.of("replay", "--bootstrap-servers", closed, "-q", "--sim", "causal", "--transactions",
+          "8", "--schema-registry-url", "http://127.0.0.1:" + registry.getLocalPort());
+      assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(run.out()).isEmpty();
+      assertThat(run.err()).isEqualTo("isowatch replay: Kafka at " + closed + " did not answer within 10 s;"
+          + " check --bootstrap-servers, that the brokers run and this machine can reach them, and the"
+          + " security settings in --config\n");
+      registry.setSoTimeout(1);
+      assertThatThrownBy(registry::accept).isInstanceOf(SocketTimeoutException.class);
+    }
+  }
+
+  /** The check uses the security settings of --config: SASL on a plaintext listener is refused. */
+  @Test
+  void theBrokerCheckUsesTheConfigsSecuritySettings() throws Exception {
+    Path config = tmp.resolve("sasl.properties");
+    Files.writeString(config, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+        + "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
+        + " username=\"u\" password=\"p\";\n");
+    String bootstrap = KafkaBroker.bootstrapServers();
+    CliRun run = CliRun.of("replay", "--bootstrap-servers", bootstrap, "-q", "--sim", "causal", "--transactions",
+        "8", "--config", config.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.err()).isEqualTo("isowatch replay: Kafka at " + bootstrap + " refused the connection:"
+        + " IllegalSaslStateException: Unexpected handshake request with client mechanism PLAIN, enabled"
+        + " mechanisms are []" + MonitorRunner.BROKER_HINT + "\n");
   }
 
   @Test
