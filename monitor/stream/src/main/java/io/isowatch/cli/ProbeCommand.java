@@ -227,6 +227,9 @@ final class ProbeCommand implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       interrupted = true;
+    } catch (RuntimeException e) {
+      close(kafka); // an internal error (exit 3): the producer is closed all the same
+      throw e;
     }
     Optional<RuntimeException> unpublished = close(kafka);
     // a session stopped by the sink's failure reports that failure: print it once, as the broker's
