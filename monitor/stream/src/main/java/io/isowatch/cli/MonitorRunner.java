@@ -109,10 +109,10 @@ final class MonitorRunner {
       err.println("isowatch monitor: " + brokerDown.get());
       return ExitCode.BAD_INPUT;
     }
-    Optional<String> registryDown = RegistryOption.unanswered(clients, List.of(
+    Optional<String> registryUnusable = RegistryOption.unusable(clients, List.of(
         Map.entry(r.config().violationsTopic(), Violation.class), Map.entry(r.config().dlqTopic(), DeadLetter.class)));
-    if (registryDown.isPresent()) {
-      err.println("isowatch monitor: " + registryDown.get());
+    if (registryUnusable.isPresent()) {
+      err.println("isowatch monitor: " + registryUnusable.get());
       return ExitCode.BAD_INPUT;
     }
     try (Admin admin = Admin.create(clients)) {

@@ -204,9 +204,9 @@ final class ProbeCommand implements Callable<Integer> {
         return ExitCode.BAD_INPUT;
       }
     }
-    Optional<String> registryDown = RegistryOption.unanswered(settings, List.of(Map.entry(topic, Transaction.class)));
-    if (registryDown.isPresent()) {
-      err.println("isowatch probe: " + registryDown.get());
+    Optional<String> registryUnusable = RegistryOption.unusable(settings, List.of(Map.entry(topic, Transaction.class)));
+    if (registryUnusable.isPresent()) {
+      err.println("isowatch probe: " + registryUnusable.get());
       return ExitCode.BAD_INPUT;
     }
     HistoryCollector collector = out == null ? null : new HistoryCollector();

@@ -69,7 +69,7 @@ final class RegistryOption {
    * @return empty if no registry is named or it answers and has or takes every schema of {@code
    *     writes}, else why not, ending with {@link #HINT}
    */
-  static Optional<String> unanswered(Map<?, ?> settings, List<Map.Entry<String, Class<? extends SpecificRecord>>> writes) {
+  static Optional<String> unusable(Map<?, ?> settings, List<Map.Entry<String, Class<? extends SpecificRecord>>> writes) {
     if (!(WireFormat.of(settings) instanceof RegistryFormat format)) {
       return Optional.empty();
     }
