@@ -56,6 +56,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       HistoryJournal} in the same processing step, and {@link #init} rebuilds the checkers from
  *       the stores, replaying each window with output suppressed, so that after a restart nothing
  *       reported is reported again.
+ *   <li>Window gauges ({@link MonitorMetrics#windowSize}): set for each history when a transaction
+ *       is checked and when {@link #init} restores its window; removed for this task's histories
+ *       when Kafka Streams closes the processor ({@link #close}), so that after a rebalance only
+ *       the instance that now checks a history exports its window size.
  * </ul>
  */
 final class CheckerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
@@ -98,6 +102,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       HistoryJournal journal = new HistoryJournal(e.getKey(), stores);
       WindowChecker checker = journal.restore(window, e.getValue());
       histories.put(e.getKey(), new HistoryState(checker, journal));
+      metrics.windowRestored(e.getKey(), checker.windowSize());
       eventClock = Math.max(eventClock, checker.meta().streamTime());
     }
     long graceMillis = config.readGrace().toMillis();
@@ -130,6 +135,24 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     }
     histories.putIfAbsent(t.getHistoryId(), state);
     publish(t.getHistoryId(), state, outcome, record.timestamp());
+  }
+
+  /**
+   * Called by Kafka Streams when the task closes or is suspended (revoked by a rebalance, migrated,
+   * or the instance stops): removes the window gauges of this task's histories, and of no other
+   * task's, since a history's transactions all go to one partition (keyed by historyId) and so to
+   * one task. The same history's gauge on another task of this instance, after a move between
+   * stream threads, cannot be removed here: that task initializes only once this one has closed and
+   * unlocked the task's state directory. Forgets the checkers too: if the task resumes here, {@link
+   * #init} rebuilds them from the stores.
+   */
+  @Override
+  public void close() {
+    for (String historyId : histories.keySet()) {
+      metrics.windowReleased(historyId);
+    }
+    histories.clear();
+    eventClock = Long.MIN_VALUE;
   }
 
   /**

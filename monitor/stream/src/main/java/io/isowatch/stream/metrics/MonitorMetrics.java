@@ -2,6 +2,7 @@ package io.isowatch.stream.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -25,7 +26,11 @@ public final class MonitorMetrics {
   private final Counter duplicates;
   private final Timer checkLatency;
   private final DistributionSummary windowTransactions;
-  private final ConcurrentHashMap<String, AtomicLong> windowSizes = new ConcurrentHashMap<>();
+  /** The window gauges of the histories checked by this instance's tasks, by historyId. */
+  private final ConcurrentHashMap<String, WindowGauge> windowGauges = new ConcurrentHashMap<>();
+
+  /** One history's {@code isowatch.window.transactions} gauge and the value it reads. */
+  private record WindowGauge(AtomicLong transactions, Gauge gauge) {}
 
   /** @param registry where the meters live */
   public MonitorMetrics(MeterRegistry registry) {
@@ -128,18 +133,52 @@ public final class MonitorMetrics {
   }
 
   /**
-   * Sets the window size of one history and samples it.
+   * Sets the window size of one history and samples it; registers the history's gauge ({@code
+   * isowatch.window.transactions}, tag {@code history}) when it is not registered.
    *
    * @param historyId the history
    * @param transactions transactions in its window now
    */
   public void windowSize(String historyId, long transactions) {
-    windowSizes.computeIfAbsent(historyId, h -> {
-      AtomicLong g = new AtomicLong();
-      registry.gauge("isowatch.window.transactions",
-          io.micrometer.core.instrument.Tags.of("history", h), g);
-      return g;
-    }).set(transactions);
+    windowGauge(historyId).set(transactions);
     windowTransactions.record(transactions);
+  }
+
+  /**
+   * Sets the window size of one history whose window was just restored from the state stores (a
+   * restart, or a task moved here by a rebalance), registering its gauge, without sampling it: no
+   * transaction was accepted.
+   *
+   * @param historyId the history
+   * @param transactions transactions in its restored window
+   */
+  public void windowRestored(String historyId, long transactions) {
+    windowGauge(historyId).set(transactions);
+  }
+
+  /**
+   * Removes the window gauge of a history that this instance no longer checks, because the task
+   * holding it closed (a rebalance moved it to another instance, or the instance stops), so that
+   * only the instance that checks a history exports its window size. Nothing happens when the
+   * history has no gauge here. The gauge returns at the next {@link #windowSize} or {@link
+   * #windowRestored} of the history, on whichever instance then holds it.
+   *
+   * @param historyId the history
+   */
+  public void windowReleased(String historyId) {
+    WindowGauge g = windowGauges.remove(historyId);
+    if (g != null) {
+      registry.remove(g.gauge());
+    }
+  }
+
+  private AtomicLong windowGauge(String historyId) {
+    return windowGauges.computeIfAbsent(historyId, h -> {
+      AtomicLong value = new AtomicLong();
+      Gauge gauge = Gauge.builder("isowatch.window.transactions", value, AtomicLong::get)
+          .description("Transactions in the history's window now, on the instance whose task checks it")
+          .tag("history", h).register(registry);
+      return new WindowGauge(value, gauge);
+    }).transactions();
   }
 }

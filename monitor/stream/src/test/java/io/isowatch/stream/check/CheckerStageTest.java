@@ -370,6 +370,95 @@ class CheckerStageTest {
   }
 
   /**
+   * Closing the topology (as Kafka Streams closes a task when a rebalance revokes it or the instance
+   * stops) removes the window gauges of the histories it checked; the sampled window sizes, an
+   * instance-wide summary, stay.
+   */
+  @Test
+  void closingTheTopologyRemovesItsHistoriesWindowGauges() {
+    MonitorMetrics metrics = MonitorMetrics.inMemory();
+    try (Run run = new Run(expecting(Level.SERIALIZABLE), metrics)) {
+      run.pipe(WRITE_SKEW);
+      run.pipe(txn("other", "s1", "U1", 0, 20, w("q", 1)));
+      assertThat(windowGauge(metrics, "h")).isEqualTo(2.0);
+      assertThat(windowGauge(metrics, "other")).isEqualTo(1.0);
+    }
+    assertThat(metrics.registry().find("isowatch.window.transactions").tag("history", "h").gauge()).isNull();
+    assertThat(metrics.registry().find("isowatch.window.transactions").tag("history", "other").gauge()).isNull();
+    assertThat(metrics.registry().find("isowatch.window.transactions.sampled").summary().count()).isEqualTo(3);
+  }
+
+  /**
+   * A history's window gauge lives as long as the task that checks it on this instance (issue 5).
+   * Two tasks of one instance, sharing its {@link MonitorMetrics} as in {@code MonitorApp}, check
+   * disjoint histories: task 0_0 checks h (3 transactions), task 0_1 checks other (2). Closing task
+   * 0_0's processor, as Kafka Streams does when a rebalance revokes the task, removes h's gauge and
+   * leaves other's. A processor initialised on task 0_0's stores (the task assigned again, restored
+   * from its changelog) registers h's gauge again with the restored window size, before any
+   * transaction and without sampling it; h's next transaction sets it to 4. Two sets of the stage's
+   * stores stand for the two tasks' state, as in {@link #afterARestartTheStateIsRestoredAndNothingIsPublishedTwice}.
+   */
+  @Test
+  void aClosingTaskRemovesOnlyItsOwnHistoriesWindowGaugesAndTheRestoredTaskRegistersThemAgain() {
+    List<StateStore> opened = new ArrayList<>();
+    try {
+      gaugesOfTwoTasks(opened);
+    } finally {
+      opened.forEach(StateStore::close);
+    }
+  }
+
+  private void gaugesOfTwoTasks(List<StateStore> opened) {
+    MonitorMetrics metrics = MonitorMetrics.inMemory();
+    var supplier = CheckerStage.supplier(expecting(Level.SERIALIZABLE), metrics);
+    List<StateStore> storesOf00 = new ArrayList<>();
+    List<StateStore> storesOf01 = new ArrayList<>();
+    for (StoreBuilder<?> b : supplier.stores()) {
+      storesOf00.add(((StoreBuilder<?>) withoutLogging(b)).build());
+      storesOf01.add(((StoreBuilder<?>) withoutLogging(b)).build());
+    }
+    opened.addAll(storesOf00);
+    opened.addAll(storesOf01);
+    MockProcessorContext<String, SpecificRecord> task00 = context(storesOf00, true, 0);
+    MockProcessorContext<String, SpecificRecord> task01 = context(storesOf01, true, 1);
+    var h = supplier.get();
+    h.init(task00);
+    var other = supplier.get();
+    other.init(task01);
+    for (Transaction t : List.of(WRITE_SKEW[0], WRITE_SKEW[1], txn("h", "s3", "T3", 0, 12, w("z", 1)))) {
+      h.process(new org.apache.kafka.streams.processor.api.Record<>("h", t, t.getEndTime().toEpochMilli()));
+    }
+    for (Transaction t : List.of(txn("other", "s1", "U1", 0, 20, w("q", 1)), txn("other", "s1", "U2", 1, 21, w("q", 2)))) {
+      other.process(new org.apache.kafka.streams.processor.api.Record<>("other", t, t.getEndTime().toEpochMilli()));
+    }
+    assertThat(windowGauge(metrics, "h")).isEqualTo(3.0);
+    assertThat(windowGauge(metrics, "other")).isEqualTo(2.0);
+
+    h.close();
+    assertThat(metrics.registry().find("isowatch.window.transactions").tag("history", "h").gauge()).isNull();
+    assertThat(windowGauge(metrics, "other")).isEqualTo(2.0);
+
+    var restored = supplier.get();
+    restored.init(context(storesOf00, false, 0));
+    assertThat(windowGauge(metrics, "h")).isEqualTo(3.0);
+    assertThat(windowGauge(metrics, "other")).isEqualTo(2.0);
+    assertThat(metrics.registry().find("isowatch.window.transactions.sampled").summary().count()).isEqualTo(5);
+    Transaction t4 = txn("h", "s3", "T4", 1, 13, w("z", 2));
+    restored.process(new org.apache.kafka.streams.processor.api.Record<>("h", t4, t4.getEndTime().toEpochMilli()));
+    assertThat(windowGauge(metrics, "h")).isEqualTo(4.0);
+
+    restored.close();
+    other.close();
+    assertThat(metrics.registry().find("isowatch.window.transactions").gauges()).isEmpty();
+    assertThat(metrics.registry().find("isowatch.window.transactions.sampled").summary().count()).isEqualTo(6);
+  }
+
+  /** @return the value of {@code history}'s window gauge; fails when it is not registered */
+  private static double windowGauge(MonitorMetrics m, String history) {
+    return m.registry().get("isowatch.window.transactions").tag("history", history).gauge().value();
+  }
+
+  /**
    * The evicted-write memory survives a restart, across its store's blocks of slots: with W = 40
    * (memory of 160 evicted writes), the 41st transaction evicts the first 20, among them T1 and T2,
    * whose 142 writes fill slots 0..141 (three blocks). After the restart U1 reads x = 1 (slot 0) and
@@ -504,11 +593,22 @@ class CheckerStageTest {
   }
 
   private MockProcessorContext<String, SpecificRecord> context(List<StateStore> stores, boolean initStores) {
+    return context(stores, initStores, stateDir, new org.apache.kafka.streams.processor.TaskId(0, 0));
+  }
+
+  /** A context of task 0_{@code partition}, whose stores live under their own directory. */
+  private MockProcessorContext<String, SpecificRecord> context(List<StateStore> stores, boolean initStores, int partition) {
+    return context(stores, initStores, stateDir.resolve("0_" + partition),
+        new org.apache.kafka.streams.processor.TaskId(0, partition));
+  }
+
+  private MockProcessorContext<String, SpecificRecord> context(List<StateStore> stores, boolean initStores, Path dir,
+      org.apache.kafka.streams.processor.TaskId task) {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "checker-stage-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     MockProcessorContext<String, SpecificRecord> ctx =
-        new MockProcessorContext<>(p, new org.apache.kafka.streams.processor.TaskId(0, 0), stateDir.toFile());
+        new MockProcessorContext<>(p, task, dir.toFile());
     for (StateStore s : stores) {
       if (initStores) {
         s.init(ctx.getStateStoreContext(), s);
