@@ -49,7 +49,7 @@ public final class StreamBenchmark implements Callable<Integer> {
   @Option(names = "--latency-rate", description = "Offered load of the latency run, transactions/s (default: ${DEFAULT-VALUE}).")
   int latencyRate = 5_000;
 
-  @Option(names = "--latency-seconds", description = "Length of the latency run in seconds (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--latency-seconds", description = "Length of the latency run in seconds, 0 for none (default: ${DEFAULT-VALUE}).")
   int latencySeconds = 20;
 
   @Option(names = "--violation-every", description = "In the latency run, one causal violation per this many transactions (default: ${DEFAULT-VALUE}).")
@@ -81,6 +81,10 @@ public final class StreamBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (transactions < 2 || window < 2 || warmup < 0 || latencySeconds < 0 || latencyRate < 1 || violationEvery < 3) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--transactions and --window must be at least 2,"
+          + " --warmup and --latency-seconds at least 0, --latency-rate at least 1, --violation-every at least 3");
+    }
     for (String f : forms) {
       if (!f.equals("whole") && !f.equals("events")) {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown form '" + f + "': use whole or events");
@@ -113,7 +117,9 @@ public final class StreamBenchmark implements Callable<Integer> {
         long published = publish(client, kafka, topic, history, form);
         results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL, tuning).run());
       }
-      latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, tuning).run();
+      if (latencySeconds > 0) {
+        latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, tuning).run();
+      }
     }
     // the checker alone, after the topology runs so that the JIT has compiled it as it runs there
     if (warmup > 0) {
@@ -152,10 +158,12 @@ public final class StreamBenchmark implements Callable<Integer> {
           aloneTxnPerSecond / r.rawTxnPerSecond(), least, 1e6 / least, r.topologyTxnPerSecond() / aloneTxnPerSecond);
     }
     System.out.println();
-    System.out.println("| offered load (txn/s) | seconds | violations injected | violations published | detection p50 (ms) | p99 (ms) | max (ms) |");
-    System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
-    System.out.printf(Locale.ROOT, "| %,d | %d | %d | %d | %.1f | %.1f | %.1f |%n", latencyRate, latencySeconds,
-        latency.injected(), latency.published(), latency.p50Ms(), latency.p99Ms(), latency.maxMs());
+    if (latency != null) {
+      System.out.println("| offered load (txn/s) | seconds | violations injected | violations published | detection p50 (ms) | p99 (ms) | max (ms) |");
+      System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+      System.out.printf(Locale.ROOT, "| %,d | %d | %d | %d | %.1f | %.1f | %.1f |%n", latencyRate, latencySeconds,
+          latency.injected(), latency.published(), latency.p50Ms(), latency.p99Ms(), latency.maxMs());
+    }
     return 0;
   }
 
