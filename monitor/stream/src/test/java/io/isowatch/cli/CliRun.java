@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -35,6 +36,27 @@ record CliRun(int exitCode, String out, String err) {
       return "127.0.0.1:" + s.getLocalPort();
     }
   }
+
+  /**
+   * Writes a {@code --config} file asking for SASL/PLAIN over plaintext, which the test broker's
+   * plaintext listener refuses: a command whose broker check uses the file's security settings
+   * fails with {@link #SASL_REFUSED}.
+   *
+   * @param dir where to write {@code sasl.properties}
+   * @return the file
+   * @throws IOException if it cannot be written
+   */
+  static Path saslConfig(Path dir) throws IOException {
+    Path config = dir.resolve("sasl.properties");
+    Files.writeString(config, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+        + "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
+        + " username=\"u\" password=\"p\";\n");
+    return config;
+  }
+
+  /** What follows {@code Kafka at HOST:PORT} when the broker refuses {@link #saslConfig}'s settings (Kafka 4.3). */
+  static final String SASL_REFUSED = " refused the connection: IllegalSaslStateException: Unexpected handshake"
+      + " request with client mechanism PLAIN, enabled mechanisms are []" + MonitorRunner.BROKER_HINT + "\n";
 
   /** @return the first {@code n} lines of standard output */
   List<String> firstLines(int n) {
