@@ -94,7 +94,7 @@ class ViolationsPageBrowserTest {
       Violation v = published.get(0);
       assertThat(v.getAnomaly()).isEqualTo("G2-item");
       List<String> cycle = v.getWitness().getEdges().stream().map(WitnessEdge::getFromTxnId).sorted().toList();
-      assertThat(cycle).containsExactly("T" + skew[0], "T" + skew[1]);
+      assertThat(cycle).containsExactly("browser-db/T" + skew[0], "browser-db/T" + skew[1]);
       List<String> labels = v.getWitness().getEdges().stream()
           .map(e -> e.getType().name().toLowerCase(Locale.ROOT) + " " + e.getKey() + "=" + e.getValue()).toList();
       HttpClient http = HttpClient.newHttpClient();
@@ -116,7 +116,7 @@ class ViolationsPageBrowserTest {
             .isEqualTo("G2-item in history browser-db (weakest level broken: serializable)");
         List<String> headers = driver.findElements(By.cssSelector("svg g.txn.cycle tspan[font-weight=bold]"))
             .stream().map(WebElement::getText).toList();
-        assertThat(headers).hasSize(2).allSatisfy(h -> assertThat(h).matches("T\\d+ \\(session s\\d\\)"));
+        assertThat(headers).hasSize(2).allSatisfy(h -> assertThat(h).matches("browser-db/T\\d+ \\(session s\\d\\)"));
         assertThat(headers.stream().map(h -> h.substring(0, h.indexOf(' '))).sorted().toList()).isEqualTo(cycle);
         assertThat(driver.findElements(By.cssSelector("svg g.edge-label text")).stream().map(WebElement::getText).toList())
             .isEqualTo(labels);

@@ -25,7 +25,7 @@ import org.apache.avro.specific.SpecificRecord;
  * (opIndex n + 1); a transaction whose outcome is unknown gets no end event, so the session
  * assembler emits it with status {@code UNKNOWN} after its open timeout. {@code txnSeq} is the
  * transaction's position in its session ({@link History#sessionIndex}); {@code txnId} is {@code
- * T<label>} when labels are unique in the history, else {@code T#<index>}. Event time is synthetic:
+ * historyId/T<label>} when labels are unique in the history, else {@code historyId/T#<index>}. Event time is synthetic:
  * the {@code i}-th event (0-based, over the whole history) happens at {@code start + i * step};
  * a {@code Transaction}'s begin and end times are those its events would have.
  *
@@ -92,9 +92,14 @@ public final class HistoryRecords {
     return unknownReads;
   }
 
-  /** @return the {@code txnId} of transaction {@code t} in the records */
+  /**
+   * @return the {@code txnId} of transaction {@code t} in the records: {@code historyId/T<label>},
+   *     or {@code historyId/T#<index>} when labels repeat; qualified by the history, as the
+   *     recorder's and the probe's are, because a {@code txnId} must be unique across the
+   *     histories one monitor checks (docs/events.md)
+   */
   public String txnId(int t) {
-    return uniqueLabels ? "T" + h.label(t) : "T#" + t;
+    return historyId + (uniqueLabels ? "/T" + h.label(t) : "/T#" + t);
   }
 
   /**

@@ -93,7 +93,7 @@ final class ExactOutput {
       for (io.isowatch.checker.witness.Violation v
           : Checkers.adya(Level.SERIALIZABLE, true).check(run.history()).violations()) {
         offline.add(describe(historyId, v.anomaly().id(),
-            v.witness().edges().stream().map(Edge::from).map(t -> historyId + "/" + records.txnId(t)).toList()));
+            v.witness().edges().stream().map(Edge::from).map(records::txnId).toList()));
       }
       Set<String> injected = run.skews().stream()
           .map(p -> describe(historyId, "G2-item", List.of(historyId + "/T" + p[0], historyId + "/T" + p[1])))
@@ -103,12 +103,7 @@ final class ExactOutput {
       }
       expected.addAll(offline);
       List<HistoryRecords.Keyed> events = new ArrayList<>();
-      // txnIds are unique across histories (the session assembler keys transactions by txnId)
-      records.forEachEvent(e -> {
-        TxnEvent event = (TxnEvent) e.value();
-        event.setTxnId(historyId + "/" + event.getTxnId());
-        events.add(e);
-      });
+      records.forEachEvent(events::add); // txnIds are qualified by the history, so unique across them
       perHistory.add(events);
     }
     List<HistoryRecords.Keyed> merged = new ArrayList<>();

@@ -52,17 +52,17 @@ class HistoryRecordsTest {
     List<HistoryRecords.Keyed> got = new ArrayList<>();
     records.forEachEvent(got::add);
     assertThat(got).containsExactly(
-        keyed("h/s1", ev("s1", "T1", 0, 0, EventKind.BEGIN, null, null, 0)),
-        keyed("h/s1", ev("s1", "T1", 0, 1, EventKind.WRITE, "x", 1L, 1)),
-        keyed("h/s1", ev("s1", "T1", 0, 2, EventKind.READ, "y", null, 2)),
-        keyed("h/s1", ev("s1", "T1", 0, 3, EventKind.COMMIT, null, null, 3)),
-        keyed("h/s2", ev("s2", "T2", 0, 0, EventKind.BEGIN, null, null, 4)),
-        keyed("h/s2", ev("s2", "T2", 0, 1, EventKind.READ, "x", 1L, 5)),
-        keyed("h/s2", ev("s2", "T2", 0, 2, EventKind.APPEND, "l", 5L, 6)),
-        keyed("h/s2", ev("s2", "T2", 0, 3, EventKind.READ, "l", List.of(5L), 7)),
-        keyed("h/s2", ev("s2", "T2", 0, 4, EventKind.ABORT, null, null, 8)),
-        keyed("h/s1", ev("s1", "T3", 1, 0, EventKind.BEGIN, null, null, 9)),
-        keyed("h/s1", ev("s1", "T3", 1, 1, EventKind.WRITE, "x", 2L, 10)));
+        keyed("h/s1", ev("s1", "h/T1", 0, 0, EventKind.BEGIN, null, null, 0)),
+        keyed("h/s1", ev("s1", "h/T1", 0, 1, EventKind.WRITE, "x", 1L, 1)),
+        keyed("h/s1", ev("s1", "h/T1", 0, 2, EventKind.READ, "y", null, 2)),
+        keyed("h/s1", ev("s1", "h/T1", 0, 3, EventKind.COMMIT, null, null, 3)),
+        keyed("h/s2", ev("s2", "h/T2", 0, 0, EventKind.BEGIN, null, null, 4)),
+        keyed("h/s2", ev("s2", "h/T2", 0, 1, EventKind.READ, "x", 1L, 5)),
+        keyed("h/s2", ev("s2", "h/T2", 0, 2, EventKind.APPEND, "l", 5L, 6)),
+        keyed("h/s2", ev("s2", "h/T2", 0, 3, EventKind.READ, "l", List.of(5L), 7)),
+        keyed("h/s2", ev("s2", "h/T2", 0, 4, EventKind.ABORT, null, null, 8)),
+        keyed("h/s1", ev("s1", "h/T3", 1, 0, EventKind.BEGIN, null, null, 9)),
+        keyed("h/s1", ev("s1", "h/T3", 1, 1, EventKind.WRITE, "x", 2L, 10)));
     assertThat(records.unknownReadsLeftOut()).isEqualTo(1);
     assertThat(records.events()).isEqualTo(12);
   }
@@ -73,11 +73,11 @@ class HistoryRecordsTest {
     List<HistoryRecords.Keyed> got = new ArrayList<>();
     records.forEachTransaction(got::add);
     assertThat(got).containsExactly(
-        keyed("h/s1", txn("s1", "T1", 0, io.isowatch.schemas.TxnStatus.COMMITTED, 0, 3,
+        keyed("h/s1", txn("s1", "h/T1", 0, io.isowatch.schemas.TxnStatus.COMMITTED, 0, 3,
             op(OpKind.WRITE, "x", 1L), op(OpKind.READ, "y", null))),
-        keyed("h/s2", txn("s2", "T2", 0, io.isowatch.schemas.TxnStatus.ABORTED, 4, 8,
+        keyed("h/s2", txn("s2", "h/T2", 0, io.isowatch.schemas.TxnStatus.ABORTED, 4, 8,
             op(OpKind.READ, "x", 1L), op(OpKind.APPEND, "l", 5L), op(OpKind.READ, "l", List.of(5L)))),
-        keyed("h/s1", txn("s1", "T3", 1, io.isowatch.schemas.TxnStatus.UNKNOWN, 9, 11,
+        keyed("h/s1", txn("s1", "h/T3", 1, io.isowatch.schemas.TxnStatus.UNKNOWN, 9, 11,
             op(OpKind.WRITE, "x", 2L))));
     assertThat(records.unknownReadsLeftOut()).isEqualTo(1);
   }
@@ -93,7 +93,7 @@ class HistoryRecordsTest {
       h.end(TxnStatus.COMMITTED);
     }
     HistoryRecords records = new HistoryRecords(h, "h", START, Duration.ofMillis(1));
-    assertThat(List.of(records.txnId(0), records.txnId(1))).containsExactly("T#0", "T#1");
+    assertThat(List.of(records.txnId(0), records.txnId(1))).containsExactly("h/T#0", "h/T#1");
   }
 
   private static HistoryRecords.Keyed keyed(String key, org.apache.avro.specific.SpecificRecord r) {
