@@ -9,7 +9,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,17 +72,35 @@ public final class CheckRunner {
       new TextReport(report, limit).write(out);
     }
     out.flush();
+    Path written = null;
     try {
       if (request.htmlReport() != null) {
-        Files.writeString(request.htmlReport(), PictureFiles.html(report, limit), StandardCharsets.UTF_8);
+        written = request.htmlReport();
+        Files.writeString(written, PictureFiles.html(report, limit), StandardCharsets.UTF_8);
       }
       if (request.dot() != null) {
-        Files.writeString(request.dot(), PictureFiles.dot(report, limit), StandardCharsets.UTF_8);
+        written = request.dot();
+        Files.writeString(written, PictureFiles.dot(report, limit), StandardCharsets.UTF_8);
       }
     } catch (IOException e) {
-      return badInput("cannot write " + e.getMessage());
+      return badInput("cannot write " + written + ": " + why(written, e));
     }
     return report.exitCode();
+  }
+
+  /** @return why writing {@code file} failed with {@code e}, in words (the JDK's message is often just the path) */
+  private static String why(Path file, IOException e) {
+    if (e instanceof NoSuchFileException) {
+      Path dir = file.toAbsolutePath().getParent();
+      return "directory " + dir + " does not exist";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
+    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
   }
 
   private static History load(Path file, HistoryFormat format, boolean progress)

@@ -53,20 +53,32 @@ public final class IsowatchCli implements Runnable {
   /** Without a subcommand there is nothing to do: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay, demo, museum or probe (isowatch --help lists them)");
+    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay, demo, museum or probe");
   }
 
   /**
    * @param out standard output for reports and help
    * @param err standard error for errors and usage messages
    * @return the parser: usage errors exit with {@link ExitCode#BAD_INPUT}, unexpected exceptions
-   *     with {@link ExitCode#INTERNAL_ERROR}
+   *     with {@link ExitCode#INTERNAL_ERROR}; a usage error prints its message, picocli's
+   *     suggestions for a misspelt option, and where the help is, not the whole help (which would
+   *     scroll the message away)
    */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
     CommandLine cl = new CommandLine(new IsowatchCli());
     cl.setOut(out);
     cl.setErr(err);
+    cl.setParameterExceptionHandler(IsowatchCli::usageError);
     return cl;
+  }
+
+  private static int usageError(ParameterException e, String[] args) {
+    CommandLine c = e.getCommandLine();
+    PrintWriter err = c.getErr();
+    err.println(e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+    err.println("'" + c.getCommandSpec().qualifiedName() + " --help' lists the options.");
+    return c.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   /**
