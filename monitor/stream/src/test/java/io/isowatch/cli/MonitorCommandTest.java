@@ -174,6 +174,8 @@ class MonitorCommandTest {
         "kafka_stream_failed_stream_threads_total", "kafka_consumer_fetch_manager_records_lag_max");
     stop.countDown();
     assertThat(code.get(60, TimeUnit.SECONDS)).isEqualTo(ExitCode.CONSISTENT);
+    // Kafka Streams wakes close() up before it calls the state listener with NOT_RUNNING
+    await().atMost(Duration.ofSeconds(10)).until(() -> err.toString().contains("monitor: Kafka Streams NOT_RUNNING"));
     assertThat(err.toString().lines().toList()).containsSubsequence(
         "monitor: created topics run.dlq, run.events, run.violations",
         "monitor: Kafka Streams RUNNING", "monitor: Kafka Streams PENDING_SHUTDOWN",
