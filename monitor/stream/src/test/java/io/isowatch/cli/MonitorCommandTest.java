@@ -11,6 +11,7 @@ import io.isowatch.stream.metrics.MetricsEndpoint;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -50,14 +51,25 @@ class MonitorCommandTest {
   }
 
   @Test
-  void anUnansweredBrokerIsAUsageErrorNamingTheAddress() throws Exception {
+  void aRefusedBrokerIsAUsageErrorNamingTheAddressAtOnce() throws Exception {
     String closed = CliRun.closedAddress();
     CliRun run = CliRun.of("monitor", "--bootstrap-servers", closed, "--metrics-port", "-1");
     assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo("isowatch monitor: Kafka at " + closed + " did not answer within 10 s;"
-        + " check --bootstrap-servers, that the brokers run and this machine can reach them, and the"
-        + " security settings in --config\n");
+    assertThat(run.err()).isEqualTo("isowatch monitor: Kafka at " + closed + " refused the connection: nothing"
+        + " listens there" + MonitorRunner.BROKER_HINT + "\n");
+  }
+
+  /** A listening socket that never answers Kafka's protocol: the admin check's 10 s bound. */
+  @Test
+  void aSilentBrokerIsAUsageErrorAfterTheCheckTimeout() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String address = "127.0.0.1:" + silent.getLocalPort();
+      CliRun run = CliRun.of("monitor", "--bootstrap-servers", address, "--metrics-port", "-1");
+      assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(run.err()).isEqualTo("isowatch monitor: Kafka at " + address + " did not answer within 10 s"
+          + MonitorRunner.BROKER_HINT + "\n");
+    }
   }
 
   /** The check uses the security settings of --config: SASL on a plaintext listener is refused. */
