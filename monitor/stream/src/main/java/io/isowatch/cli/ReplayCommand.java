@@ -5,6 +5,8 @@ import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.format.HistoryFormatException;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.replay.HistoryRecords;
@@ -15,7 +17,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -146,6 +150,12 @@ final class ReplayCommand implements Callable<Integer> {
     Optional<String> brokerDown = MonitorRunner.brokerUnanswered(clients);
     if (brokerDown.isPresent()) {
       err.println("isowatch replay: " + brokerDown.get());
+      return ExitCode.BAD_INPUT;
+    }
+    Optional<String> registryUnusable = RegistryOption.unusable(clients,
+        List.of(Map.entry(eventsTopic, wholeTransactions ? Transaction.class : TxnEvent.class)));
+    if (registryUnusable.isPresent()) {
+      err.println("isowatch replay: " + registryUnusable.get());
       return ExitCode.BAD_INPUT;
     }
     HistoryRecords records = new HistoryRecords(history, id, Instant.now(), Duration.ofMillis(1));

@@ -127,8 +127,9 @@ class SchemaRegistryEndToEndTest {
     CliRun replay = CliRun.of("replay", "--bootstrap-servers", bootstrap, "-q", "--sim", "causal", "--transactions", "8",
         "--events-topic", "noreg.events", "--schema-registry-url", url);
     assertThat(replay.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(replay.err()).startsWith("isowatch replay: cannot register or look up the TxnEvent schema of topic"
-        + " noreg.events at the schema registry " + url + "/apis/registry/v2: ConnectException");
+    assertThat(replay.err().lines().toList()).containsExactly(
+        "isowatch replay: the schema registry " + url + "/apis/registry/v2 does not answer: ConnectException;"
+            + " check --schema-registry-url and the apicurio.* settings in --config");
   }
 
   @Test
