@@ -268,6 +268,17 @@ class ProbeTest {
     assertThat(si.verdict()).isEqualTo(Verdict.CONSISTENT);
   }
 
+  /** rw-register ignores the bound: with 1 append per key allowed, its 3 keys are never retired. */
+  @Test
+  void rwRegisterKeepsItsKeysWhateverTheBound() throws Exception {
+    ProbeConfig c = new ProbeConfig(POSTGRES.get().jdbcUrl(), null, null, ProbeIsolation.SERIALIZABLE,
+        ProbeWorkload.RW_REGISTER, Scenario.LOST_UPDATE, 1, 3, 1, 40, null, "probe-test", "pt-rw1", 3);
+    History h = run(c, 40);
+    assertSequential(h);
+    assertThat(generations(h, "pt-rw1")).containsOnlyKeys(0, 1, 2)
+        .allSatisfy((slot, gens) -> assertThat(gens).containsExactly(0));
+  }
+
   @Test
   void refusedConnectionNamesTheUrl() throws Exception {
     int port;
