@@ -39,6 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * new values. Any other error stops every session and fails the run; a commit that failed that way
  * is delivered with status UNKNOWN.
  *
+ * <p>On list-append the scenario's keys are slots: each slot's physical key takes at most {@link
+ * ProbeConfig#maxAppendsPerKey()} appends and is then replaced by a fresh key ({@link KeySlots}), so
+ * reads stay short however long the run.
+ *
  * <p>The model and the anomalies it exposes are Elle's (Kingsbury &amp; Alvaro, VLDB 2020, §3):
  * list-append reads reveal the version order of each key.
  */
@@ -76,19 +80,33 @@ public final class Probe {
    * @throws InterruptedException if the calling thread is interrupted; the sessions are stopped
    */
   public ProbeResult run() throws ProbeException, InterruptedException {
-    String version;
     try (Connection c = connect()) {
-      version = dialect.serverVersion(c);
-      c.setAutoCommit(true);
-      boolean list = config.workload() == ProbeWorkload.LIST_APPEND;
-      try (Statement s = c.createStatement()) {
-        s.execute(list ? dialect.createListTableSql() : dialect.createRegisterTableSql());
+      String version;
+      KeySlots keys;
+      try {
+        version = dialect.serverVersion(c);
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement()) {
+          s.execute(config.workload() == ProbeWorkload.LIST_APPEND ? dialect.createListTableSql()
+              : dialect.createRegisterTableSql());
+        }
+        keys = new KeySlots(config, dialect, c);
+      } catch (SQLException e) {
+        throw new ProbeException("cannot set up the probe tables at " + config.jdbcUrl() + ": "
+            + e.getMessage(), e);
       }
-      createRows(c, list);
+      return runSessions(version, keys);
     } catch (SQLException e) {
-      throw new ProbeException("cannot set up the probe tables at " + config.jdbcUrl() + ": "
+      throw new ProbeException("cannot close the set-up connection to " + config.jdbcUrl() + ": "
           + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Runs the sessions until the bound is reached; {@code keys} inserts fresh keys through the set-up
+   * connection, which stays open meanwhile.
+   */
+  private ProbeResult runSessions(String version, KeySlots keys) throws ProbeException, InterruptedException {
     long deadline = config.duration() == null ? Long.MAX_VALUE
         : System.nanoTime() + config.duration().toNanos();
     long start = System.nanoTime();
@@ -104,7 +122,7 @@ public final class Probe {
         int session = i;
         futures.add(pool.submit(() -> {
           try {
-            new Session(session, deadline).run();
+            new Session(session, deadline, keys).run();
           } catch (Exception | Error e) {
             stop.set(true);
             throw e;
@@ -138,34 +156,6 @@ public final class Probe {
         Duration.ofNanos(System.nanoTime() - start));
   }
 
-  /**
-   * Inserts the run's keys at their initial value (an empty list, a NULL register) before the
-   * sessions start, one autocommitted insert each; a key already present is left as it is. Without
-   * this, sessions race to insert absent keys, and on MariaDB 10.11 at SERIALIZABLE such a race was
-   * seen to livelock: one INSERT waited for 22 minutes (past innodb_lock_wait_timeout) while the
-   * others deadlocked on the gap locks of their reads (docs/real-databases.md).
-   */
-  private void createRows(Connection c, boolean list) throws SQLException {
-    try (PreparedStatement insert = c.prepareStatement(
-        dialect.insertSql(list ? Dialect.LIST_TABLE : Dialect.REGISTER_TABLE))) {
-      for (int k = 0; k < config.keys(); k++) {
-        insert.setString(1, config.keyName(k));
-        if (list) {
-          insert.setString(2, "");
-        } else {
-          insert.setNull(2, java.sql.Types.BIGINT);
-        }
-        try {
-          insert.executeUpdate();
-        } catch (SQLException e) {
-          if (!dialect.isAbort(e)) {
-            throw e;
-          }
-        }
-      }
-    }
-  }
-
   private Connection connect() throws ProbeException {
     Properties p = new Properties();
     if (config.user() != null) {
@@ -189,12 +179,14 @@ public final class Probe {
   private final class Session {
     private final String sessionId;
     private final long deadline;
+    private final KeySlots keys;
     private final SplittableRandom rnd;
     private long seq;
 
-    Session(int index, long deadline) {
+    Session(int index, long deadline, KeySlots keys) {
       this.sessionId = config.sessionName(index);
       this.deadline = deadline;
+      this.keys = keys;
       this.rnd = new SplittableRandom(config.seed() + index);
     }
 
@@ -231,15 +223,22 @@ public final class Probe {
       return config.transactions() == 0 || claimed.getAndIncrement() < config.transactions();
     }
 
-    /** @return true if committed, false if aborted by the database (to be retried) */
+    /**
+     * Runs one attempt of the plan on the keys {@link KeySlots#resolve} gives it.
+     *
+     * @return true if committed, false if aborted by the database (to be retried)
+     * @throws SQLException if a fresh key cannot be inserted (before the attempt starts)
+     */
     private boolean runOnce(Connection c, List<Scenario.Step> plan, Statements st, boolean list)
-        throws ProbeException {
+        throws ProbeException, SQLException {
+      String[] physical = keys.resolve(plan);
       Instant begin = Instant.now();
       List<Operation> ops = new ArrayList<>(plan.size());
       boolean committing = false;
       try {
-        for (Scenario.Step step : plan) {
-          String key = config.keyName(step.key());
+        for (int i = 0; i < physical.length; i++) {
+          Scenario.Step step = plan.get(i);
+          String key = physical[i];
           if (step.write()) {
             long v = nextValue.getAndIncrement();
             write(st, key, v, list);

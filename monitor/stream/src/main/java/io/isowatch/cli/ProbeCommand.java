@@ -119,6 +119,14 @@ final class ProbeCommand implements Callable<Integer> {
       description = "Distinct keys; fewer keys, more contention. Default: ${DEFAULT-VALUE}.")
   private int keys;
 
+  @Option(names = "--max-appends-per-key", paramLabel = "N", defaultValue = "32",
+      description = "list-append: retire a key after N appends and go on with a fresh key in its"
+          + " place (TAG-k<i>.1, TAG-k<i>.2, ...), so --keys keys stay live and every list, hence"
+          + " every read, holds at most N elements however long the run (Elle's"
+          + " :max-writes-per-key). Appends are counted when issued, committed or not; N >= 1."
+          + " rw-register ignores it. Default: ${DEFAULT-VALUE}.")
+  private int maxAppendsPerKey;
+
   @ArgGroup(exclusive = true)
   private Bound bound;
 
@@ -168,6 +176,11 @@ final class ProbeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter stdout = spec.commandLine().getOut();
+    if (maxAppendsPerKey < 1) {
+      err.println("isowatch probe: --max-appends-per-key must be at least 1 (the appends a key takes"
+          + " before a fresh key replaces it), not " + maxAppendsPerKey);
+      return ExitCode.BAD_INPUT;
+    }
     ProbeConfig config;
     Dialect dialect;
     try {
@@ -175,7 +188,7 @@ final class ProbeCommand implements Callable<Integer> {
       Duration duration = bound == null ? null : bound.duration;
       String tag = runTag != null ? runTag : "r" + Long.toString(System.currentTimeMillis(), 36);
       config = new ProbeConfig(jdbcUrl, user, password, isolation, workload, scenario, sessions, keys,
-          transactions, duration, historyId, tag, seed);
+          maxAppendsPerKey, transactions, duration, historyId, tag, seed);
       dialect = Dialect.forUrl(jdbcUrl);
     } catch (IllegalArgumentException e) {
       err.println("isowatch probe: " + e.getMessage());

@@ -129,6 +129,26 @@ class ProbeCommandTest {
   }
 
   @Test
+  void maxAppendsPerKeyBelowOneExitsTwoBeforeTheDatabaseIsContacted() {
+    for (String n : new String[] {"0", "-3"}) {
+      CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "--isolation",
+          "repeatable-read", "--max-appends-per-key", n);
+      assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.err()).isEqualTo("isowatch probe: --max-appends-per-key must be at least 1 (the appends a"
+          + " key takes before a fresh key replaces it), not " + n + "\n");
+    }
+  }
+
+  @Test
+  void maxAppendsPerKeyNotANumberExitsTwo() {
+    CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "--isolation",
+        "repeatable-read", "--max-appends-per-key", "many");
+    assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(r.err()).startsWith("Invalid value for option '--max-appends-per-key': 'many' is not an int");
+  }
+
+  @Test
   void unreadableKafkaConfigExitsTwoNamingTheFile() {
     CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "--isolation",
         "serializable", "--bootstrap-servers", "127.0.0.1:1", "--config", "/nonexistent/kafka.properties");
@@ -159,7 +179,7 @@ class ProbeCommandTest {
     CliRun r = CliRun.of("probe", "--help");
     assertThat(r.exitCode()).isEqualTo(ExitCode.CONSISTENT);
     for (String option : new String[] {"--jdbc-url", "--user", "--password", "--isolation", "--workload",
-        "--scenario", "--sessions", "--keys", "--duration", "--transactions", "--bootstrap-servers",
+        "--scenario", "--sessions", "--keys", "--max-appends-per-key", "--duration", "--transactions", "--bootstrap-servers",
         "--topic", "--config", "--schema-registry-url", "--history-id", "--out", "--run-tag", "--seed"}) {
       assertThat(r.out()).contains(option);
     }
