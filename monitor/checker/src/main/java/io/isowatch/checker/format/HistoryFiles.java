@@ -4,6 +4,7 @@ import io.isowatch.checker.history.History;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -32,11 +33,22 @@ public final class HistoryFiles {
    *     be told (the message asks for {@code --format})
    */
   public static HistoryFormat detect(Path path) throws HistoryFormatException {
+    HistoryFormatException untold;
     try {
       return FormatSniffer.detect(path);
+    } catch (HistoryFormatException e) {
+      untold = e;
     } catch (IOException e) {
       throw HistoryFormatException.whole(path, "cannot read: " + e.getMessage(), null);
     }
+    if (Files.isRegularFile(path)) {
+      try {
+        requireNotUtf16(path); // the reason the content could not be told, if it is that
+      } catch (IOException e) {
+        throw HistoryFormatException.whole(path, "cannot read: " + e.getMessage(), null);
+      }
+    }
+    throw untold;
   }
 
   /**
@@ -57,6 +69,10 @@ public final class HistoryFiles {
   public static History read(Path path, HistoryFormat formatOrNull, LongConsumer progressBytes)
       throws HistoryFormatException, IOException {
     HistoryFormat format = formatOrNull == null ? detect(path) : formatOrNull;
+    if (Files.isRegularFile(path)
+        && (format == HistoryFormat.PLUME || format == HistoryFormat.AWDIT || format == HistoryFormat.EDN)) {
+      requireNotUtf16(path);
+    }
     LongConsumer progress = progressBytes == null ? bytes -> { } : progressBytes;
     boolean directoryFormat = format == HistoryFormat.DBCOP || format == HistoryFormat.COBRA;
     if (!Files.exists(path)) {
@@ -71,6 +87,25 @@ public final class HistoryFiles {
       throw HistoryFormatException.whole(path, "no transactions", "at least one");
     }
     return h;
+  }
+
+  /**
+   * The format detection and the line readers of Plume, AWDIT and EDN files read UTF-8 (or ASCII);
+   * a UTF-16 file would reach them as a garble of NUL bytes. JSON lines (told by their extension or
+   * named with {@code --format jsonl}) need no such check: Jackson detects UTF-16 and 32.
+   *
+   * @throws HistoryFormatException if the file starts with a UTF-16 byte-order mark
+   */
+  private static void requireNotUtf16(Path path) throws HistoryFormatException, IOException {
+    byte[] head = new byte[2];
+    int n;
+    try (InputStream in = Files.newInputStream(path)) {
+      n = in.readNBytes(head, 0, 2);
+    }
+    if (n == 2 && ((head[0] == (byte) 0xFE && head[1] == (byte) 0xFF) || (head[0] == (byte) 0xFF && head[1] == (byte) 0xFE))) {
+      throw HistoryFormatException.atByte(path, 0, "starts with a UTF-16 byte-order mark",
+          "UTF-8 text (convert it, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8)");
+    }
   }
 
   private static History readFormat(Path path, HistoryFormat format, LongConsumer progress)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -88,6 +89,18 @@ class HistoryFilesTest {
     assertThatThrownBy(() -> HistoryFiles.read(emptyDir, HistoryFormat.DBCOP, null))
         .hasMessage(emptyDir + ": no history.bincode in the directory; "
             + "expected a dbcop history directory");
+  }
+
+  @Test
+  void refusesUtf16TextNamingTheEncoding() throws Exception {
+    Path file = dir.resolve("utf16.txt");
+    Files.write(file, "r(1,1,1,1)\n".getBytes(StandardCharsets.UTF_16));
+    for (HistoryFormat f : Arrays.asList(null, HistoryFormat.PLUME, HistoryFormat.EDN)) {
+      assertThatThrownBy(() -> HistoryFiles.read(file, f, null))
+          .isInstanceOf(HistoryFormatException.class)
+          .hasMessage(file + ": byte 0: starts with a UTF-16 byte-order mark; expected UTF-8 text (convert it,"
+              + " e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8)");
+    }
   }
 
   @Test
