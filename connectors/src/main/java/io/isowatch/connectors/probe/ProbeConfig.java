@@ -27,8 +27,8 @@ import java.util.Objects;
  *     one of {@code transactions} and {@code duration} must bound the run
  * @param historyId the history (monitored database) the records belong to
  * @param runTag distinguishes this run's keys and sessions from earlier runs' in the same tables
- *     and history: keys are {@code runTag-k<i>} (then {@code runTag-k<i>.<g>}), sessions {@code runTag-s<i>}; letters, digits,
- *     {@code _} and {@code -} only, at most 40 characters
+ *     and history: keys are {@code runTag-k<i>} (then {@code runTag-k<i>.<g>}), sessions {@code
+ *     runTag-s<i>}; letters, digits, {@code _} and {@code -} only, at most 40 characters
  * @param seed seeds the sessions' random choices (session {@code i} uses {@code seed + i})
  */
 public record ProbeConfig(

@@ -119,7 +119,7 @@ final class ProbeCommand implements Callable<Integer> {
       description = "Distinct keys; fewer keys, more contention. Default: ${DEFAULT-VALUE}.")
   private int keys;
 
-  @Option(names = "--max-appends-per-key", paramLabel = "N", defaultValue = "32",
+  @Option(names = "--max-appends-per-key", paramLabel = "N", defaultValue = "" + ProbeConfig.DEFAULT_MAX_APPENDS_PER_KEY,
       description = "list-append: retire a key after N appends and go on with a fresh key in its"
           + " place (TAG-k<i>.1, TAG-k<i>.2, ...), so --keys keys stay live and every list, hence"
           + " every read, holds at most N elements however long the run (Elle's"
