@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -92,6 +93,33 @@ final class MonitorRunner {
    */
   static Optional<String> brokerUnanswered(Map<?, ?> clients) throws InterruptedException {
     return Brokers.unanswered(clients, Brokers.CHECK_TIMEOUT).map(why -> why + BROKER_HINT);
+  }
+
+  /**
+   * Whether {@code replay} and {@code probe} can write to {@code topic}: it exists, or the brokers
+   * create topics on first use. Without this a producer waits {@code max.block.ms} (60 s) for a
+   * topic that will never appear. Asked after {@link #brokerUnanswered}; when it cannot be told
+   * (ACLs), the command goes on and the producer reports.
+   *
+   * @param clients the command's client settings ({@link #clientProperties})
+   * @param topic the topic the command writes
+   * @return empty if it can write there or cannot tell, else why not and what to do
+   * @throws InterruptedException if interrupted while waiting
+   */
+  static Optional<String> topicUnavailable(Map<?, ?> clients, String topic) throws InterruptedException {
+    Properties p = new Properties();
+    p.putAll(clients);
+    String servers = p.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+    try (Admin admin = Admin.create(p)) {
+      if (Topics.missing(admin, List.of(topic)).isEmpty() || Topics.createdOnFirstUse(admin).orElse(true)) {
+        return Optional.empty();
+      }
+    } catch (IllegalStateException | KafkaException e) {
+      return Optional.empty(); // the producer will say what is wrong
+    }
+    return Optional.of("topic " + topic + " does not exist on " + servers + " and its brokers do not create"
+        + " topics on first use (auto.create.topics.enable=false); create it (e.g. kafka-topics.sh"
+        + " --bootstrap-server " + servers + " --create --topic " + topic + " --partitions 6) or name another");
   }
 
   /**

@@ -216,6 +216,11 @@ final class ProbeCommand implements Callable<Integer> {
         err.println("isowatch probe: " + brokerDown.get());
         return ExitCode.BAD_INPUT;
       }
+      Optional<String> noTopic = MonitorRunner.topicUnavailable(settings, topic);
+      if (noTopic.isPresent()) {
+        err.println("isowatch probe: " + noTopic.get());
+        return ExitCode.BAD_INPUT;
+      }
     }
     Optional<String> registryUnusable = RegistryOption.unusable(settings, List.of(Map.entry(topic, Transaction.class)));
     if (registryUnusable.isPresent()) {

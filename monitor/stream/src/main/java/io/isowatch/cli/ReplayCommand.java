@@ -152,6 +152,11 @@ final class ReplayCommand implements Callable<Integer> {
       err.println("isowatch replay: " + brokerDown.get());
       return ExitCode.BAD_INPUT;
     }
+    Optional<String> noTopic = MonitorRunner.topicUnavailable(clients, eventsTopic);
+    if (noTopic.isPresent()) {
+      err.println("isowatch replay: " + noTopic.get());
+      return ExitCode.BAD_INPUT;
+    }
     Optional<String> registryUnusable = RegistryOption.unusable(clients,
         List.of(Map.entry(eventsTopic, wholeTransactions ? Transaction.class : TxnEvent.class)));
     if (registryUnusable.isPresent()) {

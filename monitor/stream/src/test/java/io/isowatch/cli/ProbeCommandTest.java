@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;
+import io.isowatch.stream.kafka.EmbeddedKafka;
 import io.isowatch.stream.kafka.KafkaBroker;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,6 +60,24 @@ class ProbeCommandTest {
         untouched.setSoTimeout(1);
         assertThatThrownBy(untouched::accept).isInstanceOf(SocketTimeoutException.class);
       }
+    }
+  }
+
+  /** A topic the brokers will not create is told before the database is contacted. */
+  @Test
+  void aMissingTopicOnBrokersThatDoNotCreateTopicsExitsTwoBeforeTheDatabaseIsContacted() throws Exception {
+    try (EmbeddedKafka strict = EmbeddedKafka.start(Map.of("auto.create.topics.enable", "false"), new Properties());
+        ServerSocket database = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String bootstrap = strict.bootstrapServers();
+      CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:" + database.getLocalPort() + "/app",
+          "--isolation", "serializable", "--transactions", "1", "--bootstrap-servers", bootstrap);
+      assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(r.err()).isEqualTo("isowatch probe: topic isowatch.events does not exist on " + bootstrap
+          + " and its brokers do not create topics on first use (auto.create.topics.enable=false); create it"
+          + " (e.g. kafka-topics.sh --bootstrap-server " + bootstrap + " --create --topic isowatch.events"
+          + " --partitions 6) or name another\n");
+      database.setSoTimeout(1);
+      assertThatThrownBy(database::accept).isInstanceOf(SocketTimeoutException.class);
     }
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
+import io.isowatch.stream.kafka.EmbeddedKafka;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.replay.HistoryRecords;
@@ -17,7 +18,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,6 +100,30 @@ class ReplayCommandTest {
       registry.setSoTimeout(1);
       assertThatThrownBy(registry::accept).isInstanceOf(SocketTimeoutException.class);
     }
+  }
+
+  /**
+   * A topic that does not exist, on brokers that do not create topics on first use: exit 2 at once
+   * instead of the producer's 60 s wait; on brokers that do (the shared test broker), replay goes on.
+   */
+  @Test
+  void aMissingTopicOnBrokersThatDoNotCreateTopicsIsAUsageError() throws Exception {
+    try (EmbeddedKafka strict = EmbeddedKafka.start(Map.of("auto.create.topics.enable", "false"), new Properties())) {
+      String bootstrap = strict.bootstrapServers();
+      CliRun run = CliRun.of("replay", "--bootstrap-servers", bootstrap, "-q", "--sim", "causal", "--transactions",
+          "8", "--events-topic", "nosuch.events");
+      assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(run.err()).isEqualTo("isowatch replay: topic nosuch.events does not exist on " + bootstrap
+          + " and its brokers do not create topics on first use (auto.create.topics.enable=false); create it"
+          + " (e.g. kafka-topics.sh --bootstrap-server " + bootstrap + " --create --topic nosuch.events"
+          + " --partitions 6) or name another\n");
+      strict.createTopic("nosuch.events", 1, Optional.empty());
+      assertThat(CliRun.of("replay", "--bootstrap-servers", bootstrap, "-q", "--sim", "causal", "--transactions",
+          "8", "--events-topic", "nosuch.events").exitCode()).isEqualTo(ExitCode.CONSISTENT);
+    }
+    CliRun autoCreated = CliRun.of("replay", "--bootstrap-servers", KafkaBroker.bootstrapServers(), "-q", "--sim",
+        "causal", "--transactions", "8", "--events-topic", "first-use.events");
+    assertThat(autoCreated.exitCode()).as(autoCreated.err()).isEqualTo(ExitCode.CONSISTENT);
   }
 
   /** The check uses the security settings of --config: SASL on a plaintext listener is refused. */

@@ -3,6 +3,7 @@ package io.isowatch.stream.kafka;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,15 +13,22 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
- * The monitor's topics on a cluster, through an {@link Admin} client: which exist, and creating the
- * missing ones (Kafka documentation, "Admin API": {@code createTopics}, {@code listTopics}).
+ * The monitor's topics on a cluster, through an {@link Admin} client: which exist, creating the
+ * missing ones, and whether the brokers create a topic on first use (Kafka documentation, "Admin
+ * API": {@code createTopics}, {@code listTopics}, {@code describeConfigs}).
  */
 public final class Topics {
+  /** The broker setting {@link #createdOnFirstUse} reads. */
+  static final String AUTO_CREATE = "auto.create.topics.enable";
   /** How long one admin call may take before it fails. */
   public static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
@@ -29,6 +37,32 @@ public final class Topics {
   /** @return the events, violations and dead-letter topics of {@code config}, in that order */
   public static List<String> of(MonitorConfig config) {
     return List.of(config.eventsTopic(), config.violationsTopic(), config.dlqTopic());
+  }
+
+  /**
+   * Whether the cluster creates a topic the first time a producer writes to it: a broker's {@code
+   * auto.create.topics.enable} (Kafka documentation, "Broker Configs"), read with {@code
+   * describeConfigs} from the first broker {@code describeCluster} names.
+   *
+   * @param admin a client of the cluster
+   * @return the setting, or empty if it cannot be read (the call refused, e.g. by ACLs without
+   *     DescribeConfigs on the cluster, or no answer within {@link #ADMIN_TIMEOUT})
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static Optional<Boolean> createdOnFirstUse(Admin admin) throws InterruptedException {
+    try {
+      Collection<Node> nodes = admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      if (nodes.isEmpty()) {
+        return Optional.empty();
+      }
+      ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, nodes.iterator().next().idString());
+      Config config = admin.describeConfigs(List.of(broker)).all()
+          .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(broker);
+      ConfigEntry entry = config == null ? null : config.get(AUTO_CREATE);
+      return entry == null || entry.value() == null ? Optional.empty() : Optional.of(Boolean.parseBoolean(entry.value()));
+    } catch (ExecutionException | TimeoutException e) {
+      return Optional.empty();
+    }
   }
 
   /**
