@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
@@ -106,7 +107,7 @@ final class MonitorRunner {
    * @return empty if it can write there or cannot tell, else why not and what to do
    * @throws InterruptedException if interrupted while waiting
    */
-  static Optional<String> topicUnavailable(Map<?, ?> clients, String topic) throws InterruptedException {
+  private static Optional<String> topicUnavailable(Map<?, ?> clients, String topic) throws InterruptedException {
     Properties p = new Properties();
     p.putAll(clients);
     String servers = p.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
@@ -120,6 +121,31 @@ final class MonitorRunner {
     return Optional.of("topic " + topic + " does not exist on " + servers + " and its brokers do not create"
         + " topics on first use (auto.create.topics.enable=false); create it (e.g. kafka-topics.sh"
         + " --bootstrap-server " + servers + " --create --topic " + topic + " --partitions 6) or name another");
+  }
+
+  /**
+   * The start-up checks of the commands that publish ({@code replay}, {@code probe}), in order, each
+   * only if the one before passed: the brokers answer ({@link #brokerUnanswered}), the topic can be
+   * written ({@link #topicUnavailable}), and the schema registry, if one is named, answers and has or
+   * takes the record's schema ({@link RegistryOption#unusable}). Nothing is written anywhere before
+   * they pass.
+   *
+   * @param clients the command's client settings ({@link #clientProperties})
+   * @param topic the topic the command publishes to
+   * @param type the record type it publishes there
+   * @return empty if the command can publish, else why not (the first check that failed)
+   * @throws InterruptedException if interrupted while waiting
+   */
+  static Optional<String> cannotPublish(Map<?, ?> clients, String topic, Class<? extends SpecificRecord> type)
+      throws InterruptedException {
+    Optional<String> why = brokerUnanswered(clients);
+    if (why.isEmpty()) {
+      why = topicUnavailable(clients, topic);
+    }
+    if (why.isEmpty()) {
+      why = RegistryOption.unusable(clients, List.of(Map.entry(topic, type)));
+    }
+    return why;
   }
 
   /**

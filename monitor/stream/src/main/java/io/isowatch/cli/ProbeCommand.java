@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -210,22 +209,12 @@ final class ProbeCommand implements Callable<Integer> {
       err.println("isowatch probe: --schema-registry-url frames the records published to Kafka; it needs --bootstrap-servers");
       return ExitCode.BAD_INPUT;
     }
-    if (bootstrapServers != null) {
-      Optional<String> brokerDown = MonitorRunner.brokerUnanswered(settings);
-      if (brokerDown.isPresent()) {
-        err.println("isowatch probe: " + brokerDown.get());
+    if (bootstrapServers != null) { // without, there is no registry either (refused above)
+      Optional<String> cannotPublish = MonitorRunner.cannotPublish(settings, topic, Transaction.class);
+      if (cannotPublish.isPresent()) {
+        err.println("isowatch probe: " + cannotPublish.get());
         return ExitCode.BAD_INPUT;
       }
-      Optional<String> noTopic = MonitorRunner.topicUnavailable(settings, topic);
-      if (noTopic.isPresent()) {
-        err.println("isowatch probe: " + noTopic.get());
-        return ExitCode.BAD_INPUT;
-      }
-    }
-    Optional<String> registryUnusable = RegistryOption.unusable(settings, List.of(Map.entry(topic, Transaction.class)));
-    if (registryUnusable.isPresent()) {
-      err.println("isowatch probe: " + registryUnusable.get());
-      return ExitCode.BAD_INPUT;
     }
     HistoryCollector collector = out == null ? null : new HistoryCollector();
     KafkaTransactionSink kafka;

@@ -17,9 +17,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -147,20 +145,10 @@ final class ReplayCommand implements Callable<Integer> {
     }
     registry.applyTo(clients);
     clients = MonitorRunner.clientProperties(clients, bootstrapServers);
-    Optional<String> brokerDown = MonitorRunner.brokerUnanswered(clients);
-    if (brokerDown.isPresent()) {
-      err.println("isowatch replay: " + brokerDown.get());
-      return ExitCode.BAD_INPUT;
-    }
-    Optional<String> noTopic = MonitorRunner.topicUnavailable(clients, eventsTopic);
-    if (noTopic.isPresent()) {
-      err.println("isowatch replay: " + noTopic.get());
-      return ExitCode.BAD_INPUT;
-    }
-    Optional<String> registryUnusable = RegistryOption.unusable(clients,
-        List.of(Map.entry(eventsTopic, wholeTransactions ? Transaction.class : TxnEvent.class)));
-    if (registryUnusable.isPresent()) {
-      err.println("isowatch replay: " + registryUnusable.get());
+    Optional<String> cannotPublish = MonitorRunner.cannotPublish(clients, eventsTopic,
+        wholeTransactions ? Transaction.class : TxnEvent.class);
+    if (cannotPublish.isPresent()) {
+      err.println("isowatch replay: " + cannotPublish.get());
       return ExitCode.BAD_INPUT;
     }
     HistoryRecords records = new HistoryRecords(history, id, Instant.now(), Duration.ofMillis(1));
