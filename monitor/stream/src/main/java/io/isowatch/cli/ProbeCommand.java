@@ -210,7 +210,7 @@ final class ProbeCommand implements Callable<Integer> {
       return ExitCode.BAD_INPUT;
     }
     if (bootstrapServers != null) { // without, there is no registry either (refused above)
-      Optional<String> cannotPublish = MonitorRunner.cannotPublish(settings, topic, Transaction.class);
+      Optional<String> cannotPublish = StartupChecks.cannotPublish(settings, topic, Transaction.class);
       if (cannotPublish.isPresent()) {
         err.println("isowatch probe: " + cannotPublish.get());
         return ExitCode.BAD_INPUT;

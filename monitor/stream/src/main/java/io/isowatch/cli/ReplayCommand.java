@@ -145,7 +145,7 @@ final class ReplayCommand implements Callable<Integer> {
     }
     registry.applyTo(clients);
     clients = MonitorRunner.clientProperties(clients, bootstrapServers);
-    Optional<String> cannotPublish = MonitorRunner.cannotPublish(clients, eventsTopic,
+    Optional<String> cannotPublish = StartupChecks.cannotPublish(clients, eventsTopic,
         wholeTransactions ? Transaction.class : TxnEvent.class);
     if (cannotPublish.isPresent()) {
       err.println("isowatch replay: " + cannotPublish.get());

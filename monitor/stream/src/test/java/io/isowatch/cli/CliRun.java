@@ -56,7 +56,7 @@ record CliRun(int exitCode, String out, String err) {
 
   /** What follows {@code Kafka at HOST:PORT} when the broker refuses {@link #saslConfig}'s settings (Kafka 4.3). */
   static final String SASL_REFUSED = " refused the connection: IllegalSaslStateException: Unexpected handshake"
-      + " request with client mechanism PLAIN, enabled mechanisms are []" + MonitorRunner.BROKER_HINT + "\n";
+      + " request with client mechanism PLAIN, enabled mechanisms are []" + StartupChecks.BROKER_HINT + "\n";
 
   /** @return the first {@code n} lines of standard output */
   List<String> firstLines(int n) {

@@ -57,7 +57,7 @@ class MonitorCommandTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(run.out()).isEmpty();
     assertThat(run.err()).isEqualTo("isowatch monitor: Kafka at " + closed + " refused the connection: nothing"
-        + " listens there" + MonitorRunner.BROKER_HINT + "\n");
+        + " listens there" + StartupChecks.BROKER_HINT + "\n");
   }
 
   /** A listening socket that never answers Kafka's protocol: the admin check's 10 s bound. */
@@ -68,7 +68,7 @@ class MonitorCommandTest {
       CliRun run = CliRun.of("monitor", "--bootstrap-servers", address, "--metrics-port", "-1");
       assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
       assertThat(run.err()).isEqualTo("isowatch monitor: Kafka at " + address + " did not answer within 10 s"
-          + MonitorRunner.BROKER_HINT + "\n");
+          + StartupChecks.BROKER_HINT + "\n");
     }
   }
 

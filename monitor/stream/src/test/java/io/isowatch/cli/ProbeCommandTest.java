@@ -55,7 +55,7 @@ class ProbeCommandTest {
       assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
       assertThat(r.out()).isEmpty();
       assertThat(r.err()).isEqualTo("isowatch probe: Kafka at " + closed + " refused the connection: nothing listens there"
-          + MonitorRunner.BROKER_HINT + "\n");
+          + StartupChecks.BROKER_HINT + "\n");
       for (ServerSocket untouched : List.of(database, registry)) {
         untouched.setSoTimeout(1);
         assertThatThrownBy(untouched::accept).isInstanceOf(SocketTimeoutException.class);

@@ -96,7 +96,7 @@ class ReplayCommandTest {
       assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
       assertThat(run.out()).isEmpty();
       assertThat(run.err()).isEqualTo("isowatch replay: Kafka at " + closed + " refused the connection: nothing listens there"
-          + MonitorRunner.BROKER_HINT + "\n");
+          + StartupChecks.BROKER_HINT + "\n");
       registry.setSoTimeout(1);
       assertThatThrownBy(registry::accept).isInstanceOf(SocketTimeoutException.class);
     }
