@@ -33,22 +33,18 @@ public final class HistoryFiles {
    *     be told (the message asks for {@code --format})
    */
   public static HistoryFormat detect(Path path) throws HistoryFormatException {
-    HistoryFormatException untold;
     try {
-      return FormatSniffer.detect(path);
-    } catch (HistoryFormatException e) {
-      untold = e;
+      try {
+        return FormatSniffer.detect(path);
+      } catch (HistoryFormatException untold) {
+        if (Files.isRegularFile(path)) {
+          requireNotUtf16(path); // the reason the content could not be told, if it is that
+        }
+        throw untold;
+      }
     } catch (IOException e) {
       throw HistoryFormatException.whole(path, "cannot read: " + e.getMessage(), null);
     }
-    if (Files.isRegularFile(path)) {
-      try {
-        requireNotUtf16(path); // the reason the content could not be told, if it is that
-      } catch (IOException e) {
-        throw HistoryFormatException.whole(path, "cannot read: " + e.getMessage(), null);
-      }
-    }
-    throw untold;
   }
 
   /**
