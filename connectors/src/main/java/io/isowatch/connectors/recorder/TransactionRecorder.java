@@ -1,6 +1,7 @@
 package io.isowatch.connectors.recorder;
 
 import io.isowatch.connectors.privacy.Privacy;
+import io.isowatch.schemas.EventTimes;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -84,7 +85,6 @@ public final class TransactionRecorder {
 
   /** @return the system clock's time now in microseconds since the epoch */
   static long systemMicros() {
-    Instant now = Instant.now();
-    return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000);
+    return EventTimes.micros(Instant.now());
   }
 }

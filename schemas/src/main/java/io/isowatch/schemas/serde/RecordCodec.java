@@ -1,6 +1,7 @@
 package io.isowatch.schemas.serde;
 
 import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TrustedClasses;
@@ -23,8 +24,8 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Avro single-object encoding (Avro 1.12 specification, "Single object encoding") of isowatch's
- * top-level records: {@link TxnEvent}, {@link Transaction}, {@link Violation} and {@link DeadLetter}.
- * A message is the marker {@code C3 01}, the schema's 8-byte CRC-64-AVRO fingerprint
+ * top-level records: {@link TxnEvent}, {@link Transaction}, {@link Violation}, {@link DeadLetter} and the
+ * monitor's internal {@link SourceWatermark}. A message is the marker {@code C3 01}, the schema's 8-byte CRC-64-AVRO fingerprint
  * (little-endian) and the Avro binary body, so a reader needs no registry: the fingerprint names the
  * record type, and one topic may carry several types (the events topic carries both
  * {@code TxnEvent}s and {@code Transaction}s).
@@ -38,7 +39,7 @@ public final class RecordCodec {
 
   /** The top-level record classes this codec reads and writes. */
   public static final List<Class<? extends SpecificRecord>> TYPES =
-      List.of(TxnEvent.class, Transaction.class, Violation.class, DeadLetter.class);
+      List.of(TxnEvent.class, Transaction.class, Violation.class, DeadLetter.class, SourceWatermark.class);
 
   /**
    * Class-path folder of the records' earlier schemas, still read (docs/events.md, "Evolution
@@ -56,6 +57,7 @@ public final class RecordCodec {
     register(Transaction.getClassSchema(), Transaction.getDecoder());
     register(Violation.getClassSchema(), Violation.getDecoder());
     register(DeadLetter.getClassSchema(), DeadLetter.getDecoder());
+    register(SourceWatermark.getClassSchema(), SourceWatermark.getDecoder());
     registerEarlier(Violation.getDecoder(), "Violation-1.avsc");
   }
 
@@ -120,7 +122,8 @@ public final class RecordCodec {
   /**
    * Encodes one record.
    *
-   * @param record a {@link TxnEvent}, {@link Transaction}, {@link Violation} or {@link DeadLetter}
+   * @param record a {@link TxnEvent}, {@link Transaction}, {@link Violation}, {@link DeadLetter} or
+   *     {@link SourceWatermark}
    * @return the single-object encoding
    * @throws IllegalArgumentException for another record type
    * @throws IllegalStateException if Avro cannot write it (a required field is null)
@@ -136,6 +139,8 @@ public final class RecordCodec {
         buffer = v.toByteBuffer();
       } else if (record instanceof DeadLetter d) {
         buffer = d.toByteBuffer();
+      } else if (record instanceof SourceWatermark w) {
+        buffer = w.toByteBuffer();
       } else {
         throw new IllegalArgumentException("no single-object encoding for " + record.getClass().getName());
       }

@@ -66,11 +66,19 @@ import java.util.Set;
  * <p><b>Reads of writers not yet arrived.</b> A committed transaction (the reads of others are not
  * checked, and they are never held) reading a (key, value) that no arrived
  * transaction wrote is held here, with the later transactions of its session, until every value it
- * read has a writer that arrived, or until its end time plus the read grace period ({@link
- * WindowConfig#readGraceMicros()}) is at or before the stream time (the largest end time seen, or the
- * time given to {@link #advance}). It is then fed with those reads unknown and each is reported once
- * as an unresolved {@link Anomaly#THIN_AIR_READ} ({@link Outcome#unresolvedReads()}). "Arrived" only
- * grows, so holding never deadlocks. Writes of evicted transactions are remembered as fingerprints
+ * read has a writer that arrived, or until the read clock says the writer will not come: its end
+ * time plus the read grace period ({@link WindowConfig#readGraceMicros()}) is at or before the
+ * <i>read clock</i>. With {@link WindowConfig.ReadClock#END_TIMES} that clock is the largest end time
+ * offered (or given to {@link #advance(long)}); with {@link WindowConfig.ReadClock#WATERMARKS} it is
+ * only the low watermark given to {@link #advance(long, long)}, the least progress of every source
+ * that could still deliver the writer, so that a source that lags (a slow or restarted partition)
+ * never makes its writers look absent. The transaction is then fed with those reads unknown and each
+ * is reported once as a {@link Anomaly#THIN_AIR_READ}. With watermarks, a transaction still held
+ * when the fastest source (the frontier given to {@link #advance(long, long)}) has passed its end
+ * time plus the grace plus {@link WindowConfig#holdLimitMicros()} is fed too, its reads given up on
+ * as <i>unresolved</i>: counted ({@link Outcome#unresolvedReads()}), never reported, since the
+ * writer's absence is not established (a source stalled). "Arrived" only grows, so holding never
+ * deadlocks. Writes of evicted transactions are remembered as fingerprints
  * ({@link Fingerprints}): the last {@link WindowConfig#evictedWrites()} of them (8 bytes each), and
  * per key the latest evicted write (16 bytes per key ever written: this memory grows with the key
  * space, not with time), so that reads of the current or recent values of cold keys are
@@ -144,7 +152,8 @@ public final class WindowChecker {
    * @param violations new violations, in the order found
    * @param checked transactions fed to the checkers by this call
    * @param checkedOps their operations
-   * @param unresolvedReads reads reported as unresolved by this call
+   * @param unresolvedReads reads given up on as unresolved by this call (held past the hold limit
+   *     without the low watermark passing them: counted, not in {@code violations})
    */
   public record Outcome(List<WindowViolation> violations, int checked, int checkedOps, int unresolvedReads) {}
 
@@ -182,6 +191,10 @@ public final class WindowChecker {
   private long nextSeq;
   private long nextArrival;
   private long streamTime = Long.MIN_VALUE;
+  /** With {@link WindowConfig.ReadClock#WATERMARKS}: the low watermark, µs (the read clock). */
+  private long watermark = Long.MIN_VALUE;
+  /** With {@link WindowConfig.ReadClock#WATERMARKS}: the fastest source's progress, µs. */
+  private long frontier = Long.MIN_VALUE;
   private boolean listAppend;
 
   private final Long2LongOpenHashMap writers = new Long2LongOpenHashMap();
@@ -258,7 +271,7 @@ public final class WindowChecker {
     }
     ArrayDeque<Held> queue = held.get(txn.session());
     if (queue == null && known(txn)) {
-      feed(txn, -1, unchecked(txn));
+      feed(txn, -1, unchecked(txn), true);
     } else {
       Held hd = new Held(nextArrival++, txn);
       held.computeIfAbsent(txn.session(), s -> new ArrayDeque<>()).add(hd);
@@ -271,13 +284,18 @@ public final class WindowChecker {
   }
 
   /**
-   * Moves the stream time forward (a punctuation): held transactions whose grace period ended are
-   * fed with their unresolved reads reported.
+   * Moves the read clock forward: held transactions whose grace period ended are fed with their
+   * reads of writers that did not arrive reported as thin-air reads. With {@link
+   * WindowConfig.ReadClock#WATERMARKS} this is {@code advance(now, now)}; otherwise it moves the
+   * stream time (the largest end time, also the clock of the window's time bound).
    *
-   * @param now stream time, µs; earlier than the current stream time changes nothing
+   * @param now event time, µs; earlier than the current clock changes nothing
    * @return what that produced
    */
   public Outcome advance(long now) {
+    if (config.readClock() == WindowConfig.ReadClock.WATERMARKS) {
+      return advance(now, now);
+    }
     startCall();
     streamTime = Math.max(streamTime, now);
     if (!held.isEmpty()) {
@@ -287,8 +305,36 @@ public final class WindowChecker {
   }
 
   /**
+   * Moves the watermarks forward ({@link WindowConfig.ReadClock#WATERMARKS}): a held transaction
+   * whose end time plus the grace is at or before {@code lowWatermark} is fed with its reads of
+   * writers that did not arrive reported as thin-air reads; one still held when its end time plus
+   * the grace plus the hold limit is at or before {@code frontier} is fed with them counted as
+   * unresolved, not reported.
+   *
+   * @param lowWatermark µs: no source can still deliver a transaction that ended more than the grace
+   *     before it. It replaces the current one and may be smaller (a source that was idle, read to
+   *     its end, receives records again): what was released stays released
+   * @param frontier µs: the progress of the fastest source; a value below the current one changes
+   *     nothing
+   * @return what that produced
+   * @throws IllegalStateException with {@link WindowConfig.ReadClock#END_TIMES}
+   */
+  public Outcome advance(long lowWatermark, long frontier) {
+    if (config.readClock() != WindowConfig.ReadClock.WATERMARKS) {
+      throw new IllegalStateException("this checker's read grace runs on end times, not watermarks");
+    }
+    startCall();
+    watermark = lowWatermark;
+    this.frontier = Math.max(this.frontier, frontier);
+    if (!held.isEmpty()) {
+      release(false);
+    }
+    return endCall();
+  }
+
+  /**
    * Ends the stream: every held transaction is fed, its reads with no arrived writer reported as
-   * unresolved, and every live generation is finished (reads waiting inside them released). For
+   * thin-air reads (the input is complete, so the writer's absence is certain), and every live generation is finished (reads waiting inside them released). For
    * tests and bounded inputs; the checker must not be offered more afterwards.
    *
    * @return what that produced
@@ -464,10 +510,6 @@ public final class WindowChecker {
     return true;
   }
 
-  private boolean knownWrite(long fp) {
-    return writers.containsKey(fp) || evicted.contains(fp);
-  }
-
   private boolean knownWrite(long keyHash, long fp) {
     return writers.containsKey(fp) || evicted.contains(fp)
         || (lastEvicted.containsKey(keyHash) && lastEvicted.get(keyHash) == fp);
@@ -485,15 +527,21 @@ public final class WindowChecker {
           Held head = q.peekFirst();
           WindowTxn t = head.txn();
           int[] missing;
+          boolean certain = true;
+          long due = saturatedSum(t.eventTime(), config.readGraceMicros());
           if (known(t)) {
             missing = unchecked(t);
-          } else if (all || t.eventTime() + config.readGraceMicros() <= streamTime) {
+          } else if (all || due <= readClock()) {
             missing = missing(t);
+          } else if (config.readClock() == WindowConfig.ReadClock.WATERMARKS
+              && saturatedSum(due, config.holdLimitMicros()) <= frontier) {
+            missing = missing(t);
+            certain = false;
           } else {
             break;
           }
           q.pollFirst();
-          feed(t, head.arrival(), missing);
+          feed(t, head.arrival(), missing, certain);
           progress = true;
         }
         if (q.isEmpty()) {
@@ -501,6 +549,16 @@ public final class WindowChecker {
         }
       }
     }
+  }
+
+  /** @return {@code a + b} for {@code b >= 0}, {@link Long#MAX_VALUE} where it would overflow */
+  private static long saturatedSum(long a, long b) {
+    return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
+  }
+
+  /** @return the clock the read grace is measured against, µs ({@link WindowConfig.ReadClock}) */
+  private long readClock() {
+    return config.readClock() == WindowConfig.ReadClock.WATERMARKS ? watermark : streamTime;
   }
 
   /** Remembers the list reads of {@code txn} that were fed with every element known. */
@@ -544,7 +602,11 @@ public final class WindowChecker {
 
   // ---------------------------------------------------------------- feeding
 
-  private void feed(WindowTxn txn, long arrival, int[] unresolvedOps) {
+  /**
+   * @param certain whether the writers of {@code unresolvedOps} are known to be absent (reported as
+   *     thin-air reads) or only given up on (counted as unresolved)
+   */
+  private void feed(WindowTxn txn, long arrival, int[] unresolvedOps, boolean certain) {
     long seq = nextSeq++;
     admit();
     live.add(txn);
@@ -569,7 +631,11 @@ public final class WindowChecker {
     checkedOps += txn.opCount();
     if (txn.status() == TxnStatus.COMMITTED) {
       for (int op : unresolvedOps) {
-        reportUnresolved(seq, txn, op);
+        if (certain) {
+          reportThinAir(seq, txn, op);
+        } else {
+          unresolved++;
+        }
       }
     }
   }
@@ -719,8 +785,7 @@ public final class WindowChecker {
     }
   }
 
-  private void reportUnresolved(long seq, WindowTxn txn, int op) {
-    unresolved++;
+  private void reportThinAir(long seq, WindowTxn txn, int op) {
     markViolated(null, Anomaly.THIN_AIR_READ);
     String id = ViolationIds.of(Anomaly.THIN_AIR_READ, List.of(txn.id()), txn.id() + "#" + op);
     if (reported.containsKey(id)) {

@@ -1,38 +1,87 @@
 package io.isowatch.checker.window;
 
+import java.util.Objects;
+
 /**
- * The window checker's bounds.
+ * The window checker's bounds, and the clock its read grace runs on.
  *
  * @param windowTransactions W: a generation retires once it holds W transactions and a new one
  *     starts every W/2 (at least 2)
  * @param windowTimeMicros T: a new generation also starts once the youngest spans T/2 of event time,
  *     microseconds; 0 for no time bound
  * @param readGraceMicros how long (event time, microseconds) a transaction whose read has no known
- *     writer is held before the read is reported as unresolved; 0 to report at once
+ *     writer is held, past its end time, before the read clock may declare the writer absent; 0 to
+ *     declare it at once
  * @param evictedWrites how many fingerprints of evicted writes are remembered, so that reads of old
  *     values of cold keys are recognised as having a writer (8 bytes each, in memory and in the
  *     store)
+ * @param readClock what the read grace is measured against ({@link ReadClock})
+ * @param holdLimitMicros with {@link ReadClock#WATERMARKS}: how much further (event time,
+ *     microseconds, on the fastest source's progress) a held transaction may wait, past its end
+ *     time plus the grace, for the low watermark; then its reads are given up on as unresolved,
+ *     counted but not reported as violations. Unused with {@link ReadClock#END_TIMES}
  */
-public record WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites) {
+public record WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites,
+    ReadClock readClock, long holdLimitMicros) {
   /** How many evicted-write fingerprints are kept per window transaction by {@link #of}. */
   public static final int EVICTED_WRITES_PER_TXN = 4;
 
-  /** @throws IllegalArgumentException for W below 2 or a negative bound */
+  /** What the read grace is measured against. */
+  public enum ReadClock {
+    /**
+     * The largest end time offered (or given to {@link WindowChecker#advance(long)}): right for one
+     * source that delivers transactions in about end-time order (a file, a test, one partition),
+     * where a writer later than the grace will not come.
+     */
+    END_TIMES,
+    /**
+     * Only the low watermark given to {@link WindowChecker#advance(long, long)}: the least progress
+     * of every source that could still deliver a writer (the streaming monitor, whose input is merged
+     * from several partitions that progress at different speeds).
+     */
+    WATERMARKS
+  }
+
+  /**
+   * @throws IllegalArgumentException for W below 2 or a negative bound
+   * @throws NullPointerException for a null clock
+   */
   public WindowConfig {
     if (windowTransactions < 2) {
       throw new IllegalArgumentException("window must hold at least 2 transactions, got " + windowTransactions);
     }
-    if (windowTimeMicros < 0 || readGraceMicros < 0 || evictedWrites < 0) {
+    if (windowTimeMicros < 0 || readGraceMicros < 0 || evictedWrites < 0 || holdLimitMicros < 0) {
       throw new IllegalArgumentException("bounds must not be negative");
     }
+    Objects.requireNonNull(readClock, "readClock");
   }
 
   /**
-   * @return a config remembering {@value #EVICTED_WRITES_PER_TXN} × W evicted writes
+   * A config whose read grace runs on {@link ReadClock#END_TIMES}.
+   *
+   * @throws IllegalArgumentException as the canonical constructor
+   */
+  public WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites) {
+    this(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, ReadClock.END_TIMES, 0);
+  }
+
+  /**
+   * @return a config remembering {@value #EVICTED_WRITES_PER_TXN} × W evicted writes, its read grace
+   *     on {@link ReadClock#END_TIMES}
    * @throws IllegalArgumentException as the constructor
    */
   public static WindowConfig of(int windowTransactions, long windowTimeMicros, long readGraceMicros) {
     long evicted = Math.min(Integer.MAX_VALUE, (long) EVICTED_WRITES_PER_TXN * windowTransactions);
     return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, (int) evicted);
+  }
+
+  /**
+   * @param holdLimitMicros see {@link #holdLimitMicros()}
+   * @return this config with its read grace on {@link ReadClock#WATERMARKS}
+   * @throws IllegalArgumentException for a negative limit
+   */
+  public WindowConfig withWatermarks(long holdLimitMicros) {
+    return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites,
+        ReadClock.WATERMARKS, holdLimitMicros);
   }
 }

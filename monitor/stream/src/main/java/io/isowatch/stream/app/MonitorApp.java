@@ -1,5 +1,6 @@
 package io.isowatch.stream.app;
 
+import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.topology.MonitorConfig;
 import io.isowatch.stream.topology.MonitorTopology;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -95,7 +97,9 @@ public final class MonitorApp implements AutoCloseable {
    * handlers and starts the client. Returns at once; the client goes through {@code REBALANCING}
    * to {@code RUNNING} in the background.
    *
-   * @param config topics, levels and windows
+   * @param config topics, levels and windows; when it does not name the events topic's partition
+   *     count ({@link MonitorConfig.Sources#eventsPartitions()} 0), it is asked of the cluster here,
+   *     so that the checker stage waits for a watermark from every partition
    * @param metrics the monitor's meters; Kafka Streams' meters go to the same registry
    * @param properties from {@link #properties}
    * @param listener receives each new state, from before the start on (more with {@link
@@ -105,9 +109,17 @@ public final class MonitorApp implements AutoCloseable {
    *     names it)
    * @throws org.apache.kafka.streams.errors.StreamsException if the client cannot start (e.g. the
    *     state directory is locked by another instance)
+   * @throws IllegalStateException if the events topic's partitions cannot be counted (it does not
+   *     exist, or the cluster does not answer within {@link Topics#ADMIN_TIMEOUT})
    */
   public static MonitorApp start(MonitorConfig config, MonitorMetrics metrics, Properties properties,
       Consumer<KafkaStreams.State> listener) {
+    if (config.sources().eventsPartitions() == 0) {
+      try (Admin admin = Admin.create(new StreamsConfig(properties).getAdminConfigs("isowatch-partitions"))) {
+        int n = Topics.partitions(admin, config.eventsTopic());
+        config = config.withSources(config.sources().withEventsPartitions(n));
+      }
+    }
     KafkaStreams streams = new KafkaStreams(MonitorTopology.build(config, metrics), properties);
     KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
     MonitorApp app = new MonitorApp(streams, binder);

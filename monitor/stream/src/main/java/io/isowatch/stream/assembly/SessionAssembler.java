@@ -9,9 +9,11 @@ import static io.isowatch.stream.assembly.AssemblerStores.eventKey;
 
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.EventKind;
+import io.isowatch.schemas.EventTimes;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Source;
+import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
@@ -102,12 +104,27 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *       {@code incomplete-transaction} dead letter (raw null, offset -1) lists them.
  * </ul>
  *
+ * <p><b>Watermarks.</b> Besides transactions, the task sends its partition's progress as a {@link
+ * SourceWatermark} (key {@value #WATERMARK_KEY}) to every partition of the repartition topic, so
+ * that the checker stage can tell a writer that is late from one that is absent: {@code time} is the
+ * largest event time read from the partition (a {@code TxnEvent}'s time, a whole transaction's end
+ * time), and {@code idle} says that the task has read nothing for {@link
+ * MonitorConfig.Sources#idleAfter()} of wall-clock time and holds no transaction back (none open,
+ * no session waiting for a txnSeq), so the partition is read to its end. A wall-clock punctuation
+ * every {@link #WATERMARK_INTERVAL} sends it when it changed; the first record read after an idle
+ * watermark sends a busy one before anything else. The frontier is not stored: after a restart it
+ * starts again from the records read, and the checker keeps the largest time it received.
+ *
  * <p>State: the five persistent, changelogged stores of {@link AssemblerStores}; memory and store
  * size are bounded by {@link Limits} and the retention and timeouts.
  */
 public final class SessionAssembler implements Processor<String, byte[], String, SpecificRecord> {
   /** How often, in stream time, the timers are checked. */
   public static final Duration PUNCTUATION_INTERVAL = Duration.ofSeconds(1);
+  /** How often, in wall-clock time, the partition's watermark is sent when it changed. */
+  public static final Duration WATERMARK_INTERVAL = Duration.ofMillis(200);
+  /** Record key of the {@link SourceWatermark}s sent to the checker stage (they are not a history's). */
+  public static final String WATERMARK_KEY = "isowatch.watermark";
 
   private static final byte[] NOTHING = new byte[0];
   private static final int LISTED = 10;
@@ -135,6 +152,12 @@ public final class SessionAssembler implements Processor<String, byte[], String,
    * from the stores at its next event or timer. Removed when the transaction completes.
    */
   private final Map<String, OpenTxn> open = new HashMap<>();
+  /** The largest event time read from this task's partition, µs. */
+  private long frontier = Long.MIN_VALUE;
+  /** Wall-clock time of the last record read, ms (the task's start before any). */
+  private long lastRecordWallMs;
+  /** The watermark last sent: its time, and whether it said idle; null before the first. */
+  private SourceWatermark sent;
 
   /** One event as received: its bytes, and decoded. */
   private record Received(byte[] raw, TxnEvent event) {}
@@ -188,6 +211,10 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     wholes = new WholeRetention(deadlines);
     wholes.load();
     context.schedule(PUNCTUATION_INTERVAL, PunctuationType.STREAM_TIME, this::punctuate);
+    frontier = Long.MIN_VALUE;
+    sent = null;
+    lastRecordWallMs = context.currentSystemTimeMs();
+    context.schedule(WATERMARK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::sendWatermark);
   }
 
   @Override
@@ -197,6 +224,10 @@ public final class SessionAssembler implements Processor<String, byte[], String,
 
   @Override
   public void process(Record<String, byte[]> record) {
+    lastRecordWallMs = context.currentSystemTimeMs();
+    if (sent != null && sent.getIdle()) {
+      forwardWatermark(false); // busy again, before anything this record may release
+    }
     Rejection bad = InputCheck.size(record.value(), limits);
     if (bad != null) {
       deadLetter(record.key(), record.value(), bad, record.timestamp());
@@ -206,8 +237,10 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     if (decoded.record() == null) {
       bad = new Rejection(decoded.reasonClass(), decoded.error());
     } else if (decoded.record() instanceof TxnEvent e) {
+      frontier = Math.max(frontier, EventTimes.micros(e.getTime()));
       bad = onEvent(singleObject(record, e), e);
     } else if (decoded.record() instanceof Transaction t) {
+      frontier = Math.max(frontier, EventTimes.micros(t.getEndTime()));
       bad = onTransaction(singleObject(record, t), t);
     } else {
       bad = new Rejection("wrong-type", "a " + decoded.record().getSchema().getName()
@@ -635,6 +668,36 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       state.gapSince = -1;
       state.gapSeq = -1;
     }
+  }
+
+  /**
+   * The wall-clock punctuation: sends the partition's watermark when its time or its idleness
+   * changed since the last one sent.
+   */
+  private void sendWatermark(long wallMs) {
+    boolean idle = wallMs - lastRecordWallMs >= config.sources().idleAfter().toMillis() && !holdsTransactions();
+    if (sent == null || sent.getTime() != frontier || sent.getIdle() != idle) {
+      forwardWatermark(idle);
+    }
+  }
+
+  private void forwardWatermark(boolean idle) {
+    sent = new SourceWatermark(context.taskId().partition(), config.sources().eventsPartitions(),
+        frontier, idle);
+    context.forward(new Record<>(WATERMARK_KEY, (SpecificRecord) sent, Math.max(0, context.currentStreamTimeMs())));
+  }
+
+  /** @return whether a transaction is open or a session waits for a txnSeq (their timers are set) */
+  private boolean holdsTransactions() {
+    for (char kind : new char[] {OPEN_TIMEOUT, GAP}) {
+      try (KeyValueIterator<String, byte[]> it =
+          deadlines.range(AssemblerStores.firstDeadline(kind), AssemblerStores.lastDeadline(kind, Long.MAX_VALUE))) {
+        if (it.hasNext()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Fires the timers due at {@code nowMs}: open timeouts, then sequence gaps, then retention. */

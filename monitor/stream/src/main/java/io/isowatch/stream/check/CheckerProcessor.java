@@ -7,6 +7,7 @@ import io.isowatch.checker.window.WindowConfig;
 import io.isowatch.checker.window.WindowTxn;
 import io.isowatch.checker.window.WindowViolation;
 import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.stream.metrics.MonitorMetrics;
@@ -19,7 +20,6 @@ import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -33,7 +33,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <ul>
  *   <li>Input: {@link Transaction} records keyed by historyId (the key is not trusted: the
- *       record's own historyId is used). Another record type, or a transaction the checker refuses
+ *       record's own historyId is used), and the assembler tasks' {@link SourceWatermark}s, which
+ *       every checker partition receives. Another record type, or a transaction the checker refuses
  *       (an operation with no key or with a value of the wrong shape, a txnId seen before in the
  *       window, a write of a value already written), goes out as a {@link DeadLetter} with the
  *       record's topic, partition and offset ({@link ProcessorContext#recordMetadata()}) and the
@@ -43,15 +44,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       MonitorMetrics#strongerLevelOnly}. The id is the checker's stable id; {@code detectedAt} is
  *       the input record's timestamp or the punctuation's stream time (never the wall clock), so the
  *       output is a function of the input.
- *   <li>The read grace period runs on one clock, the event clock: the largest transaction end
- *       time the task has checked, in any history (restored on {@link #init} as the largest stored
- *       checker stream time). A punctuation ({@link PunctuationType#STREAM_TIME}, Kafka Streams
- *       documentation "Processor API", "Defining a Stream Processor") every min(grace / 2, 1 s) of
- *       Kafka stream time advances every history's checker to the event clock, so a quiet history's
- *       held reads expire as other histories move on. Record timestamps only trigger it: they may
- *       be wall-clock times of a producer, far from the events' own times, and measuring the grace
- *       on them would report reads as unresolved the moment they are held (notably after a restart,
- *       when the restored grace deadlines are in event time).
+ *   <li>The read grace runs on the low watermark of the events topic's partitions ({@link
+ *       SourceClock}), never on the largest end time seen nor on Kafka record timestamps: the
+ *       checker's input is merged from several assembler tasks that progress at different speeds
+ *       (lag, a restart, a slow partition), and a writer on a partition that is behind is late, not
+ *       absent. When a watermark moves the clock, every history's held transactions are offered
+ *       it: a read whose writer did not arrive is published as a thin-air read once the low
+ *       watermark passes its end time plus the grace, and given up on as unresolved (counted by
+ *       {@link MonitorMetrics#unresolvedReads}, not published) once the fastest partition is the
+ *       hold limit past that while the low watermark is not.
  *   <li>State: the checkers live in memory; every change goes to the stores through {@link
  *       HistoryJournal} in the same processing step, and {@link #init} rebuilds the checkers from
  *       the stores, replaying each window with output suppressed, so that after a restart nothing
@@ -69,14 +70,26 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   private final Map<String, HistoryState> histories = new HashMap<>();
   private ProcessorContext<String, SpecificRecord> context;
   private CheckerStores stores;
-  /**
-   * The read grace's clock, µs: the largest transaction end time this task has checked (restored
-   * exactly from the checkers' stored stream times), never a Kafka record timestamp, which a
-   * producer may set to wall-clock time far from the events' own times.
-   */
-  private long eventClock = Long.MIN_VALUE;
+  /** The read grace's clock: the events topic's partitions' low watermark and frontier. */
+  private SourceClock clock;
 
-  private record HistoryState(WindowChecker checker, HistoryJournal journal) {}
+  /**
+   * One history's checker and journal.
+   *
+   * @param synced whether the checker was given the clock's current low watermark and frontier
+   *     (false after {@link #init} restored it, until its next transaction or watermark)
+   */
+  private static final class HistoryState {
+    final WindowChecker checker;
+    final HistoryJournal journal;
+    boolean synced;
+
+    HistoryState(WindowChecker checker, HistoryJournal journal, boolean synced) {
+      this.checker = checker;
+      this.journal = journal;
+      this.synced = synced;
+    }
+  }
 
   CheckerProcessor(MonitorConfig config, WindowConfig window, MonitorMetrics metrics) {
     this.config = config;
@@ -91,6 +104,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
         context.getStateStore(CheckerStage.HELD_STORE), context.getStateStore(CheckerStage.REPORTED_STORE),
         context.getStateStore(CheckerStage.EVICTED_STORE), context.getStateStore(CheckerStage.LAST_WRITES_STORE),
         context.getStateStore(CheckerStage.LISTS_STORE), context.getStateStore(CheckerStage.META_STORE));
+    clock = new SourceClock(context.getStateStore(CheckerStage.SOURCES_STORE), config.sources().eventsPartitions());
     Map<String, byte[]> metas = new TreeMap<>();
     try (KeyValueIterator<Bytes, byte[]> it = stores.meta().all()) {
       while (it.hasNext()) {
@@ -101,17 +115,19 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     for (Map.Entry<String, byte[]> e : metas.entrySet()) {
       HistoryJournal journal = new HistoryJournal(e.getKey(), stores);
       WindowChecker checker = journal.restore(window, e.getValue());
-      histories.put(e.getKey(), new HistoryState(checker, journal));
+      histories.put(e.getKey(), new HistoryState(checker, journal, false));
       metrics.windowRestored(e.getKey(), checker.windowSize());
-      eventClock = Math.max(eventClock, checker.meta().streamTime());
     }
-    long graceMillis = config.readGrace().toMillis();
-    Duration every = Duration.ofMillis(Math.max(1, Math.min(1000, graceMillis / 2)));
-    context.schedule(every, PunctuationType.STREAM_TIME, this::punctuate);
   }
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
+    if (record.value() instanceof SourceWatermark w) {
+      if (clock.accept(w)) {
+        advanceAll(record.timestamp());
+      }
+      return;
+    }
     if (!(record.value() instanceof Transaction)) {
       String what = record.value() == null ? "no value" : "a " + record.value().getClass().getSimpleName();
       deadLetter(record, "unexpected-record", "the checker takes Transaction records, got " + what);
@@ -125,16 +141,27 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       state = histories.get(t.getHistoryId());
       if (state == null) {
         HistoryJournal journal = new HistoryJournal(t.getHistoryId(), stores);
-        state = new HistoryState(new WindowChecker(window, journal), journal);
+        state = new HistoryState(new WindowChecker(window, journal), journal, false);
       }
-      outcome = state.checker().offer(txn);
-      eventClock = Math.max(eventClock, txn.eventTime());
+      sync(t.getHistoryId(), state, record.timestamp());
+      outcome = state.checker.offer(txn);
     } catch (RejectedTransactionException e) {
       deadLetter(record, e.reasonClass(), e.getMessage());
       return;
     }
     histories.putIfAbsent(t.getHistoryId(), state);
     publish(t.getHistoryId(), state, outcome, record.timestamp());
+  }
+
+  /** Gives a history's checker the clock if it does not have it yet (new, or restored by {@link #init}). */
+  private void sync(String historyId, HistoryState state, long timestampMillis) {
+    if (!state.synced) {
+      state.synced = true;
+      WindowChecker.Outcome o = state.checker.advance(clock.low(), clock.frontier());
+      if (o.checked() > 0) {
+        publish(historyId, state, o, timestampMillis);
+      }
+    }
   }
 
   /**
@@ -152,35 +179,34 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       metrics.windowReleased(historyId);
     }
     histories.clear();
-    eventClock = Long.MIN_VALUE;
   }
 
   /**
-   * Lets the read grace of every history's held transactions run on the task's event clock (the
-   * largest end time checked in any history), so that a quiet history's held reads still expire.
-   * Triggered by Kafka stream time, but the grace is measured on the event clock only.
+   * Gives every history's checker the clock after a watermark moved it, so that held reads are
+   * released (or given up on) in every history, the quiet ones too.
    */
-  private void punctuate(long streamTimeMillis) {
-    if (eventClock == Long.MIN_VALUE) {
-      return;
-    }
+  private void advanceAll(long timestampMillis) {
     for (Map.Entry<String, HistoryState> e : histories.entrySet()) {
       HistoryState s = e.getValue();
-      if (s.checker().heldCount() > 0) {
-        publish(e.getKey(), s, s.checker().advance(eventClock), streamTimeMillis);
+      if (s.checker.heldCount() > 0 || !s.synced) {
+        s.synced = true;
+        WindowChecker.Outcome o = s.checker.advance(clock.low(), clock.frontier());
+        if (o.checked() > 0) {
+          publish(e.getKey(), s, o, timestampMillis);
+        }
       }
     }
   }
 
   private void publish(String historyId, HistoryState state, WindowChecker.Outcome o, long timestampMillis) {
-    state.journal().meta(state.checker().meta());
+    state.journal.meta(state.checker.meta());
     for (int i = 0; i < o.checked(); i++) {
       metrics.transactionChecked(i == 0 ? o.checkedOps() : 0);
     }
     if (o.unresolvedReads() > 0) {
       metrics.unresolvedReads(o.unresolvedReads());
     }
-    metrics.windowSize(historyId, state.checker().windowSize());
+    metrics.windowSize(historyId, state.checker.windowSize());
     Level expected = config.levelOf(historyId);
     long detectedAt = timestampMillis * 1000;
     for (WindowViolation v : o.violations()) {

@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.Stores;
  * (keyed by historyId) and DeadLetters out. Each history is checked by a {@link
  * io.isowatch.checker.window.WindowChecker}; see {@link CheckerProcessor} for what is published.
  *
- * <p>Its seven stores are persistent key-value stores (RocksDB) with change logging on, the Kafka
+ * <p>Its eight stores are persistent key-value stores (RocksDB) with change logging on, the Kafka
  * Streams default, so that a task restored elsewhere after a crash rebuilds the same state (Kafka
  * Streams documentation, "State", "Fault-tolerant state stores"); they are declared by the supplier
  * ({@link ProcessorSupplier#stores()}), which connects them to the processor. Each has the record
@@ -43,6 +43,8 @@ public final class CheckerStage {
   public static final String LISTS_STORE = "isowatch-check-lists";
   /** Store of each history's small state. */
   public static final String META_STORE = "isowatch-check-meta";
+  /** Store of the events topic's partitions' watermarks ({@link SourceClock}). */
+  public static final String SOURCES_STORE = "isowatch-check-sources";
 
   private CheckerStage() {}
 
@@ -63,15 +65,18 @@ public final class CheckerStage {
       @Override
       public Set<StoreBuilder<?>> stores() {
         return Set.of(store(WINDOW_STORE), store(HELD_STORE), store(REPORTED_STORE), store(EVICTED_STORE),
-            store(LAST_WRITES_STORE), store(LISTS_STORE), store(META_STORE));
+            store(LAST_WRITES_STORE), store(LISTS_STORE), store(META_STORE), store(SOURCES_STORE));
       }
     };
   }
 
-  /** @return the window checker's bounds from the monitor's configuration */
+  /**
+   * @return the window checker's bounds from the monitor's configuration, its read grace on the
+   *     partitions' watermarks with the configured hold limit
+   */
   static WindowConfig windowConfig(MonitorConfig config) {
     return WindowConfig.of(config.windowTransactions(), config.windowTime().toNanos() / 1000,
-        config.readGrace().toNanos() / 1000);
+        config.readGrace().toNanos() / 1000).withWatermarks(config.sources().holdLimit().toNanos() / 1000);
   }
 
   private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name) {

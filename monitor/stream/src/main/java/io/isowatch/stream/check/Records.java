@@ -6,6 +6,7 @@ import io.isowatch.checker.window.RejectedTransactionException;
 import io.isowatch.checker.window.WindowTxn;
 import io.isowatch.checker.window.WindowViolation;
 import io.isowatch.schemas.EdgeType;
+import io.isowatch.schemas.EventTimes;
 import io.isowatch.schemas.Level;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
@@ -22,20 +23,10 @@ import java.util.List;
 /**
  * Conversions between the Avro records of {@code schemas/} and the window checker's types.
  * Times: Avro {@code timestamp-micros} fields are {@link Instant}s, the checker's are microseconds
- * since the epoch.
+ * since the epoch ({@link EventTimes}).
  */
 final class Records {
   private Records() {}
-
-  /** @return {@code i} as microseconds since the epoch (sub-microsecond digits dropped) */
-  static long micros(Instant i) {
-    return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
-  }
-
-  /** @return microseconds since the epoch as an {@link Instant} */
-  static Instant instant(long micros) {
-    return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
-  }
 
   /**
    * @param t a transaction record; its event time is its {@code endTime}
@@ -45,7 +36,7 @@ final class Records {
    *     {@link WindowTxn.Builder#build()} refuses
    */
   static WindowTxn toWindow(Transaction t) {
-    WindowTxn.Builder b = WindowTxn.builder(t.getTxnId(), t.getSessionId(), micros(t.getEndTime()), status(t.getStatus()));
+    WindowTxn.Builder b = WindowTxn.builder(t.getTxnId(), t.getSessionId(), EventTimes.micros(t.getEndTime()), status(t.getStatus()));
     List<Operation> ops = t.getOps();
     for (int i = 0; i < ops.size(); i++) {
       Operation op = ops.get(i);
@@ -127,7 +118,7 @@ final class Records {
    *     event time (the checker does not use them), no source
    */
   static Transaction toAvro(String historyId, WindowTxn t) {
-    Instant at = instant(t.eventTime());
+    Instant at = EventTimes.instant(t.eventTime());
     return new Transaction(historyId, t.session(), t.id(), 0L, status(t.status()), ops(t), at, at, null);
   }
 
@@ -172,8 +163,8 @@ final class Records {
       edges.add(new WitnessEdge(e.from(), e.to(), EdgeType.valueOf(e.type().name()), e.key(), e.value(),
           e.explanation()));
     }
-    return new Violation(historyId, v.id(), instant(detectedAt), Level.valueOf(v.level().name()),
+    return new Violation(historyId, v.id(), EventTimes.instant(detectedAt), Level.valueOf(v.level().name()),
         v.anomaly().id(), new Witness(txns, edges),
-        new Window(instant(v.windowStart()), instant(v.windowEnd()), v.windowTxns()), v.summary());
+        new Window(EventTimes.instant(v.windowStart()), EventTimes.instant(v.windowEnd()), v.windowTxns()), v.summary());
   }
 }

@@ -87,6 +87,25 @@ public final class Topics {
   }
 
   /**
+   * @param admin a client of the cluster
+   * @param topic an existing topic
+   * @return how many partitions it has
+   * @throws IllegalStateException if it does not exist or the cluster does not answer within {@link
+   *     #ADMIN_TIMEOUT} (cause attached)
+   */
+  public static int partitions(Admin admin, String topic) {
+    try {
+      return admin.describeTopics(List.of(topic)).allTopicNames()
+          .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic).partitions().size();
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("could not describe topic " + topic + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while describing topic " + topic, e);
+    }
+  }
+
+  /**
    * Creates topics, leaving those that already exist as they are (whatever their settings).
    *
    * @param admin a client of the cluster

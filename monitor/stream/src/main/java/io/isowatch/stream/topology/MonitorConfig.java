@@ -31,6 +31,8 @@ import java.util.Objects;
  *     transaction so that a re-sent event or record of it is recognised as a duplicate (default
  *     60 s); a copy arriving later goes to the dead-letter topic as a late event
  * @param limits the input limits the session assembler enforces with a dead-letter reason
+ * @param sources how the checker stage learns the progress of the events topic's partitions (its
+ *     read grace runs on their low watermark)
  */
 public record MonitorConfig(
     String eventsTopic,
@@ -44,7 +46,8 @@ public record MonitorConfig(
     Duration sequenceGrace,
     Duration openTimeout,
     Duration duplicateRetention,
-    Limits limits) {
+    Limits limits,
+    Sources sources) {
 
   /** Default input topic. */
   public static final String EVENTS = "isowatch.events";
@@ -126,8 +129,50 @@ public record MonitorConfig(
   }
 
   /**
-   * The configuration before duplicate retention and limits existed: those two take their defaults
-   * (60 s, {@link Limits#defaults()}).
+   * The sources of the checker stage's watermarks: the partitions of the events topic, each read by
+   * one session assembler task that sends its progress ({@code SourceWatermark}, docs/monitoring.md
+   * "Reads of writers that have not arrived").
+   *
+   * @param eventsPartitions how many partitions the events topic has (the monitor asks the brokers
+   *     at start); the checker waits for a watermark from each before it declares any writer absent.
+   *     0 when not known: then only the partitions that sent a watermark count, which is exact only
+   *     when every assembler task has started (a test's single partition)
+   * @param idleAfter how long (wall clock) an assembler task must have read nothing, holding no
+   *     transaction back, before it declares its partition idle (read to its end), so that a
+   *     partition with no traffic does not hold every read back; default 5 s
+   * @param holdLimit how much further (event time, on the fastest partition's progress) than its end
+   *     time plus the read grace a read may wait for a stalled partition; then it is given up on as
+   *     unresolved: counted ({@code isowatch_reads_unresolved_total}), never published. Default
+   *     5 min
+   */
+  public record Sources(int eventsPartitions, Duration idleAfter, Duration holdLimit) {
+    /**
+     * @throws IllegalArgumentException for a negative count or duration
+     * @throws NullPointerException for a null duration
+     */
+    public Sources {
+      if (eventsPartitions < 0) {
+        throw new IllegalArgumentException("events partitions must not be negative, got " + eventsPartitions);
+      }
+      if (idleAfter.isNegative() || holdLimit.isNegative()) {
+        throw new IllegalArgumentException("durations must not be negative");
+      }
+    }
+
+    /** @return partitions not known (0), idle after 5 s, hold limit 5 min */
+    public static Sources defaults() {
+      return new Sources(0, Duration.ofSeconds(5), Duration.ofMinutes(5));
+    }
+
+    /** @return a copy naming the events topic's partition count */
+    public Sources withEventsPartitions(int partitions) {
+      return new Sources(partitions, idleAfter, holdLimit);
+    }
+  }
+
+  /**
+   * The configuration before duplicate retention, limits and sources existed: those two take their defaults
+   * (60 s, {@link Limits#defaults()}, {@link Sources#defaults()}).
    *
    * @throws NullPointerException for a null field
    * @throws IllegalArgumentException for a window below 2 transactions or a negative duration
@@ -136,7 +181,8 @@ public record MonitorConfig(
       Map<String, Level> levelByHistory, int windowTransactions, Duration windowTime, Duration readGrace,
       Duration sequenceGrace, Duration openTimeout) {
     this(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory, windowTransactions,
-        windowTime, readGrace, sequenceGrace, openTimeout, DUPLICATE_RETENTION, Limits.defaults());
+        windowTime, readGrace, sequenceGrace, openTimeout, DUPLICATE_RETENTION, Limits.defaults(),
+        Sources.defaults());
   }
 
   /**
@@ -153,6 +199,7 @@ public record MonitorConfig(
       throw new IllegalArgumentException("window must hold at least 2 transactions, got " + windowTransactions);
     }
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(sources, "sources");
     for (Duration d : new Duration[] {windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention}) {
       if (d.isNegative()) {
         throw new IllegalArgumentException("durations must not be negative, got " + d);
@@ -179,42 +226,48 @@ public record MonitorConfig(
   /** @return a copy expecting {@code level} of every history not in the per-history map */
   public MonitorConfig withExpectedLevel(Level level) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, level, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
   }
 
   /** @return a copy with the per-history expected levels */
   public MonitorConfig withLevelByHistory(Map<String, Level> levels) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levels,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
   }
 
   /** @return a copy with a window of {@code transactions} transactions and {@code time} */
   public MonitorConfig withWindow(int transactions, Duration time) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
+        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
   }
 
   /** @return a copy with the given grace periods and open-transaction timeout */
   public MonitorConfig withTimeouts(Duration readGrace, Duration sequenceGrace, Duration openTimeout) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
   }
 
   /** @return a copy with other topic names */
   public MonitorConfig withTopics(String events, String violations, String dlq) {
     return new MonitorConfig(events, violations, dlq, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
   }
 
   /** @return a copy remembering emitted transactions for {@code retention} of event time */
   public MonitorConfig withDuplicateRetention(Duration retention) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits, sources);
   }
 
   /** @return a copy enforcing {@code limits} */
   public MonitorConfig withLimits(Limits limits) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
+  }
+
+  /** @return a copy with other watermark sources' settings */
+  public MonitorConfig withSources(Sources sources) {
+    return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
   }
 }

@@ -1,13 +1,17 @@
 package io.isowatch.stream.topology;
 
 import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.assembly.SessionAssembler;
 import io.isowatch.stream.check.CheckerStage;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -20,6 +24,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.StreamPartitioner;
 
 /**
  * The monitor's Kafka Streams topology (DSL with two Processor API stages):
@@ -29,6 +34,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *   → {@value #ASSEMBLER}: {@link SessionAssembler}   (Transaction keyed by historyId | DeadLetter)
  *   → split: DeadLetter → dlq topic
  *            Transaction → repartition topic {@value #BY_HISTORY} (key historyId)
+ *            SourceWatermark → the same topic, every partition ({@link #BY_HISTORY_PARTITIONER})
  *                        → {@value #CHECKER}: {@link CheckerStage}   (Violation keyed by historyId | DeadLetter)
  *                        → split: Violation → violations topic; anything else → dlq topic
  * </pre>
@@ -59,6 +65,17 @@ public final class MonitorTopology {
   /** Name of the split after the checker; branches are this plus {@code violations} / {@code dead-letters}. */
   public static final String CHECKED = "isowatch-checked-";
 
+  /**
+   * The repartition topic's partitioner: a {@link SourceWatermark} goes to every partition (Kafka
+   * Streams' multicast, KIP-837), since every checker task needs every assembler task's progress;
+   * anything else takes the default partitioning by its key, the historyId (murmur2 of the key's
+   * bytes, as before this partitioner existed, so that a history stays on its task across upgrades).
+   */
+  public static final StreamPartitioner<String, SpecificRecord> BY_HISTORY_PARTITIONER =
+      (topic, key, value, partitions) -> value instanceof SourceWatermark
+          ? Optional.of(IntStream.range(0, partitions).boxed().collect(Collectors.toSet()))
+          : Optional.empty();
+
   private MonitorTopology() {}
 
   /**
@@ -79,7 +96,8 @@ public final class MonitorTopology {
     first.get(ASSEMBLED + "dead-letters").to(config.dlqTopic(), Produced.as("isowatch-assembler-dlq"));
     Map<String, KStream<String, SpecificRecord>> second = first.get(ASSEMBLED + "transactions")
         .repartition(Repartitioned.<String, SpecificRecord>as(BY_HISTORY)
-            .withKeySerde(Serdes.String()).withValueSerde(internal))
+            .withKeySerde(Serdes.String()).withValueSerde(internal)
+            .withStreamPartitioner(BY_HISTORY_PARTITIONER))
         .process(CheckerStage.supplier(config, metrics), Named.as(CHECKER))
         .split(Named.as(CHECKED))
         .branch((k, v) -> v instanceof Violation, Branched.as("violations"))

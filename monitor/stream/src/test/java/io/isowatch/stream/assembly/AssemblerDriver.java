@@ -13,6 +13,7 @@ import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
@@ -69,6 +70,11 @@ final class AssemblerDriver implements AutoCloseable {
   /** Pipes a whole transaction, keyed by its session, at {@code ms}. */
   void send(Transaction t, long ms) {
     send(t.getHistoryId() + "/" + t.getSessionId(), RecordCodec.encode(t), ms);
+  }
+
+  /** Moves the driver's wall clock forward by {@code d}, firing the wall-clock punctuations due. */
+  void wallClock(Duration d) {
+    driver.advanceWallClockTime(d);
   }
 
   /** @return the records forwarded since the last call */

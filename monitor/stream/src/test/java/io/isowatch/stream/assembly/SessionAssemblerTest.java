@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.EventKind;
 import io.isowatch.schemas.Source;
+import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
@@ -401,6 +402,37 @@ class SessionAssemblerTest {
   }
 
   /**
+   * The assembler task sends its partition's progress (the largest event time read) to the checker
+   * stage on a wall-clock punctuation, when it changed; it says idle only after reading nothing for
+   * the idle time while holding no transaction open, and the first record after that sends a busy
+   * watermark before anything else.
+   */
+  @Test
+  void theAssemblerSendsItsPartitionsProgressAndIdlenessAsWatermarks() {
+    MonitorConfig config = CONFIG.withSources(new MonitorConfig.Sources(3, Duration.ofSeconds(5), Duration.ofMinutes(5)));
+    try (AssemblerDriver d = new AssemblerDriver(config, stateDir)) {
+      d.send(begin("s1", "T1", 0, 1_000));
+      d.send(write("s1", "T1", 0, 1, "x", 1, 1_001));
+      d.wallClock(SessionAssembler.WATERMARK_INTERVAL);
+      assertThat(d.out()).containsExactly(watermark(1_001_000L, false));
+      d.wallClock(Duration.ofSeconds(10));
+      assertThat(d.out()).isEmpty(); // T1 is open: not idle, and the time did not move
+      d.send(commit("s1", "T1", 0, 2, 1_002));
+      assertThat(d.out()).containsExactly(emitted(txn("s1", "T1", 0, TxnStatus.COMMITTED, 1_000, 1_002, w("x", 1))));
+      d.wallClock(SessionAssembler.WATERMARK_INTERVAL);
+      assertThat(d.out()).containsExactly(watermark(1_002_000L, false));
+      d.wallClock(Duration.ofSeconds(5));
+      assertThat(d.out()).containsExactly(watermark(1_002_000L, true));
+      d.send(begin("s2", "U1", 0, 900));
+      assertThat(d.out()).containsExactly(watermark(1_002_000L, false));
+    }
+  }
+
+  private static KeyValue<String, SpecificRecord> watermark(long micros, boolean idle) {
+    return KeyValue.pair(SessionAssembler.WATERMARK_KEY, new SourceWatermark(0, 3, micros, idle));
+  }
+
+  /**
    * A restart in the middle of a transaction: the new processor instance holds none of its events in
    * memory, so it compares a duplicate with, and assembles the transaction from, the events store.
    * Processor-level, two instances on one set of stores without changelog or cache (what a
@@ -577,6 +609,7 @@ class SessionAssemblerTest {
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "assembler-restart-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     MockProcessorContext<String, SpecificRecord> ctx = new MockProcessorContext<>(p, new TaskId(0, 0), stateDir.toFile());
+    ctx.setCurrentSystemTimeMs(0); // the wall clock of the watermark's idleness
     for (StateStore st : stores) {
       if (initStores) {
         st.init(ctx.getStateStoreContext(), st);

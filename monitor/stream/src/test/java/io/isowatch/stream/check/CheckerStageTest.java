@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.isowatch.checker.level.Level;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.OpKind;
+import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TrustedClasses;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
+import io.isowatch.stream.assembly.SessionAssembler;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.topology.MonitorConfig;
 import java.nio.file.Path;
@@ -94,6 +96,11 @@ class CheckerStageTest {
       for (Transaction t : txns) {
         in.pipeInput(t.getHistoryId(), t, t.getEndTime());
       }
+    }
+
+    /** Pipes an assembler task's watermark, with a record timestamp of {@code second} seconds. */
+    void watermark(SourceWatermark w, long second) {
+      in.pipeInput(SessionAssembler.WATERMARK_KEY, w, Instant.ofEpochSecond(second));
     }
 
     @Override
@@ -295,13 +302,21 @@ class CheckerStageTest {
     }
   }
 
+  /** A watermark of partition {@code partition} (of {@code partitions}) at {@code second} seconds. */
+  static SourceWatermark watermark(int partition, int partitions, long second, boolean idle) {
+    return new SourceWatermark(partition, partitions, second * 1_000_000L, idle);
+  }
+
   @Test
-  void aReadWhoseWriterNeverArrivesIsPublishedAsUnresolvedWhenStreamTimePassesTheGrace() {
+  void aReadWhoseWriterNeverArrivesIsPublishedAsThinAirWhenTheLowWatermarkPassesTheGrace() {
     try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
       run.pipe(txn("h", "s1", "T1", 0, 10, r("x", 5L)));
       run.pipe(txn("other", "s1", "U1", 0, 39, w("q", 1)));
-      assertThat(run.out.isEmpty()).isTrue();
       run.pipe(txn("other", "s1", "U2", 1, 41, w("q", 2)));
+      assertThat(run.out.isEmpty()).isTrue(); // later end times alone are no clock
+      run.watermark(watermark(0, 1, 39, false), 39);
+      assertThat(run.out.isEmpty()).isTrue();
+      run.watermark(watermark(0, 1, 41, false), 41);
       assertThat(only(run.out.readKeyValuesToList(), "h")).isEqualTo("{\"historyId\": \"h\", "
           + "\"violationId\": \"76706f97f4cfb6aa99e1d9cad4b8a86d\", \"detectedAt\": \"1970-01-01T00:00:41Z\", "
           + "\"level\": \"READ_COMMITTED\", \"anomaly\": \"thin-air-read\", \"witness\": {\"transactions\": ["
@@ -309,9 +324,65 @@ class CheckerStageTest {
           + "{\"kind\": \"READ\", \"key\": \"x\", \"value\": 5}]}], \"edges\": []}, "
           + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:10Z\", \"transactions\": 1}, "
           + "\"summary\": \"T1 read x = 5, which no transaction wrote within the read grace period\"}");
-      assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(1.0);
+      assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
       run.pipe(txn("other", "s1", "U3", 2, 100, w("q", 3)));
+      run.watermark(watermark(0, 1, 100, false), 100);
       assertThat(run.out.isEmpty()).isTrue();
+    }
+  }
+
+  /**
+   * Two upstream partitions, one held back by far more than the grace (a lagging assembler task):
+   * the reader's partition is at 100 s, the writer's at 5 s. Nothing is published while the writer's
+   * partition is behind, the writer then arrives late, and the history is consistent: no violation,
+   * nothing unresolved. (With the largest end time as clock, T1's read was published as a thin-air
+   * read the moment U1 ended at 100 s.)
+   */
+  @Test
+  void aPartitionHeldBackByMoreThanTheGraceInventsNothing() {
+    try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
+      run.watermark(watermark(1, 2, 5, false), 5);
+      run.pipe(txn("h", "s1", "T1", 0, 10, r("x", 5L)));
+      run.pipe(txn("h", "s3", "U1", 0, 100, w("q", 1)));
+      run.watermark(watermark(0, 2, 100, false), 100);
+      assertThat(run.out.isEmpty()).isTrue();
+      run.pipe(txn("h", "s2", "T0", 0, 9, w("x", 5)));
+      run.watermark(watermark(1, 2, 100, false), 100);
+      assertThat(run.out.isEmpty()).isTrue();
+      assertThat(run.dlq.isEmpty()).isTrue();
+      assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
+      assertThat(count(run.metrics, "isowatch.transactions.checked")).isEqualTo(3.0);
+    }
+  }
+
+  /**
+   * A partition that never reports (its assembler task not running) holds every read back until
+   * the fastest partition is the hold limit (5 min) past the reader's end time plus the grace; the
+   * read is then given up on as unresolved: counted, never published. An idle partition (read to its
+   * end) does not hold reads back: with the third partition idle, the other two's progress decides.
+   */
+  @Test
+  void aStalledPartitionEndsInAnUnresolvedCountAndAnIdleOneHoldsNothing() {
+    try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
+      run.watermark(watermark(0, 3, 10, false), 10);
+      run.pipe(txn("h", "s1", "T1", 0, 10, r("x", 5L)));
+      run.watermark(watermark(0, 3, 339, false), 339);
+      assertThat(run.out.isEmpty()).isTrue();
+      assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
+      run.watermark(watermark(0, 3, 340, false), 340); // 10 + 30 + 300
+      assertThat(run.out.isEmpty()).isTrue();
+      assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(1.0);
+      assertThat(count(run.metrics, "isowatch.transactions.checked")).isEqualTo(1.0);
+
+      run.pipe(txn("h", "s2", "T2", 0, 400, r("y", 7L)));
+      run.watermark(watermark(0, 3, 430, false), 430);
+      run.watermark(watermark(1, 3, 430, false), 430);
+      run.watermark(watermark(2, 3, 20, false), 20);
+      assertThat(run.out.isEmpty()).isTrue(); // partition 2 is behind
+      run.watermark(watermark(2, 3, 20, true), 20);
+      assertThat(run.out.readKeyValuesToList()).extracting(kv -> ((Violation) kv.value).getSummary())
+          .containsExactly("T2 read y = 7, which no transaction wrote within the read grace period");
+      assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(1.0);
     }
   }
 
@@ -463,7 +534,7 @@ class CheckerStageTest {
    * (memory of 160 evicted writes), the 41st transaction evicts the first 20, among them T1 and T2,
    * whose 142 writes fill slots 0..141 (three blocks). After the restart U1 reads x = 1 (slot 0) and
    * k69 = 1 (slot 70), values that T2 overwrote, so only that memory knows them (not the per-key
-   * latest evicted write): U1 is fed at once, and when the event clock passes its read grace
+   * latest evicted write): U1 is fed at once, and when the low watermark passes its read grace
    * nothing is reported as unresolved. The window restored holds positions 20..40 only, although
    * the window store's first block still holds 0..19 too.
    */
@@ -502,7 +573,7 @@ class CheckerStageTest {
     for (Transaction t : List.of(txn("h", "s4", "U1", 0, 50, r("x", 1L), r("k69", 1L)), txn("h", "s3", "U2", 39, 100, w("q", 99)))) {
       p2.process(new org.apache.kafka.streams.processor.api.Record<>("h", t, t.getEndTime().toEpochMilli()));
     }
-    punctuate(after, 100_000);
+    p2.process(record(SessionAssembler.WATERMARK_KEY, watermark(0, 1, 100, false), 100_000));
     assertThat(after.forwarded()).isEmpty();
     assertThat(count(metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
     assertThat(count(metrics, "isowatch.transactions.checked")).isEqualTo(43.0);
@@ -522,24 +593,22 @@ class CheckerStageTest {
   }
 
   /**
-   * Record timestamps that are wall-clock times (a producer's, not the events' end times) never
-   * expire a read grace, before or after a restart: the grace runs on the transactions' end times
-   * only, restored exactly from the stores. (Measured on record timestamps, T1's read was published
-   * as an unresolved thin-air read at the first punctuation, and again for every held read after a
-   * restart.) The grace still expires on event time: T3's read of a value never written is reported
-   * once another history's end times pass T3's end time plus the grace.
+   * The read clock survives a restart exactly, and record timestamps (here wall-clock times, a
+   * producer's, far from the events' own times) never move it. Before the restart partition 0 of 2
+   * is at 50 s and partition 1 at 5 s, so T1's read (ended at 10 s) is held; after it, partition 1
+   * reaching 41 s alone releases it, which needs partition 0's 50 s restored from the store.
    */
   @Test
-  void wallClockRecordTimestampsDoNotExpireTheReadGraceBeforeOrAfterARestart() {
+  void theSourcesWatermarksAreRestoredExactlyAfterARestart() {
     List<StateStore> opened = new ArrayList<>();
     try {
-      wallClockRestart(opened);
+      watermarkRestart(opened);
     } finally {
       opened.forEach(StateStore::close);
     }
   }
 
-  private void wallClockRestart(List<StateStore> stores) {
+  private void watermarkRestart(List<StateStore> stores) {
     MonitorConfig config = expecting(Level.SERIALIZABLE); // read grace 30 s
     var supplier = CheckerStage.supplier(config, MonitorMetrics.inMemory());
     for (StoreBuilder<?> b : supplier.stores()) {
@@ -549,36 +618,25 @@ class CheckerStageTest {
     MockProcessorContext<String, SpecificRecord> first = context(stores, true);
     var p1 = supplier.get();
     p1.init(first);
-    p1.process(new org.apache.kafka.streams.processor.api.Record<>("h", txn("h", "s1", "T1", 0, 10, r("x", 5L)), wall));
-    punctuate(first, wall);
+    p1.process(record(SessionAssembler.WATERMARK_KEY, watermark(0, 2, 50, false), wall));
+    p1.process(record(SessionAssembler.WATERMARK_KEY, watermark(1, 2, 5, false), wall));
+    p1.process(record("h", txn("h", "s1", "T1", 0, 10, r("x", 5L)), wall + 1_000));
     assertThat(first.forwarded()).isEmpty();
 
     MockProcessorContext<String, SpecificRecord> second = context(stores, false);
     var p2 = supplier.get();
     p2.init(second);
-    punctuate(second, wall + 1_000);
-    assertThat(second.forwarded()).isEmpty();
-    p2.process(new org.apache.kafka.streams.processor.api.Record<>("h", txn("h", "s2", "T2", 0, 12, w("x", 5)),
-        wall + 2_000));
-    punctuate(second, wall + 2_000);
-    assertThat(second.forwarded()).isEmpty(); // T1 read T2's write: no violation
-
-    p2.process(new org.apache.kafka.streams.processor.api.Record<>("h", txn("h", "s3", "T3", 0, 13, r("y", 7L)),
-        wall + 3_000));
-    p2.process(new org.apache.kafka.streams.processor.api.Record<>("other", txn("other", "s1", "U1", 0, 42, w("q", 1)),
-        wall + 4_000));
-    punctuate(second, wall + 4_000);
-    assertThat(second.forwarded()).isEmpty(); // 42 s < 13 s + 30 s
-    p2.process(new org.apache.kafka.streams.processor.api.Record<>("other", txn("other", "s1", "U2", 1, 43, w("q", 2)),
-        wall + 5_000));
-    punctuate(second, wall + 5_000);
+    p2.process(record(SessionAssembler.WATERMARK_KEY, watermark(1, 2, 39, false), wall + 2_000));
+    assertThat(second.forwarded()).isEmpty(); // 39 s < 10 s + 30 s
+    p2.process(record(SessionAssembler.WATERMARK_KEY, watermark(1, 2, 41, false), wall + 3_000));
     List<String> published = new ArrayList<>();
     second.forwarded().forEach(f -> published.add(f.record().key() + " " + ((Violation) f.record().value()).getAnomaly()));
     assertThat(published).containsExactly("h thin-air-read");
   }
 
-  private static void punctuate(MockProcessorContext<String, SpecificRecord> ctx, long streamTimeMillis) {
-    ctx.scheduledPunctuators().forEach(p -> p.getPunctuator().punctuate(streamTimeMillis));
+  private static org.apache.kafka.streams.processor.api.Record<String, SpecificRecord> record(String key,
+      SpecificRecord value, long timestampMillis) {
+    return new org.apache.kafka.streams.processor.api.Record<>(key, value, timestampMillis);
   }
 
   /**

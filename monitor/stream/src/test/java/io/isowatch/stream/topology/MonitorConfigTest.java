@@ -20,12 +20,13 @@ class MonitorConfigTest {
   }
 
   @Test
-  void theTenFieldConstructorTakesTheDefaultRetentionAndLimits() {
+  void theTenFieldConstructorTakesTheDefaultRetentionLimitsAndSources() {
     MonitorConfig c = new MonitorConfig("e", "v", "d", Level.CAUSAL, Map.of(), 10, Duration.ZERO,
         Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3));
 
     assertThat(c).isEqualTo(new MonitorConfig("e", "v", "d", Level.CAUSAL, Map.of(), 10, Duration.ZERO,
-        Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(60), Limits.defaults()));
+        Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(60), Limits.defaults(),
+        MonitorConfig.Sources.defaults()));
   }
 
   @Test
