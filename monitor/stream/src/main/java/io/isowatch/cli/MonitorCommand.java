@@ -102,9 +102,21 @@ final class MonitorCommand implements Callable<Integer> {
   private Duration windowTime;
 
   @Option(names = "--read-grace", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
-      description = "How long (event time) a read whose writer has not arrived waits before it is"
-          + " reported as unresolved (default: 30s).")
+      description = "How long (event time) a read whose writer has not arrived waits, past its end time,"
+          + " before it is published as a thin-air read: once every partition of the events topic has"
+          + " passed that point (default: 30s).")
   private Duration readGrace;
+
+  @Option(names = "--read-hold-limit", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
+      description = "How much longer (event time, on the fastest partition) a read may wait for a partition"
+          + " that does not progress; then it is counted as unresolved"
+          + " (isowatch_reads_unresolved_total), never published (default: 5m).")
+  private Duration readHoldLimit;
+
+  @Option(names = "--partition-idle", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
+      description = "How long (wall clock) a partition of the events topic must bring nothing, with no"
+          + " transaction open, before it stops holding reads back (default: 5s).")
+  private Duration partitionIdle;
 
   @Option(names = "--limit", paramLabel = "NAME=N",
       description = "An input limit; a record past it goes to the dead-letter topic with a reason;"
@@ -292,7 +304,10 @@ final class MonitorCommand implements Callable<Integer> {
           .withLevelByHistory(levels)
           .withWindow(windowTransactions == null ? d.windowTransactions() : windowTransactions,
               windowTime == null ? d.windowTime() : windowTime)
-          .withTimeouts(readGrace == null ? d.readGrace() : readGrace, d.sequenceGrace(), d.openTimeout());
+          .withTimeouts(readGrace == null ? d.readGrace() : readGrace, d.sequenceGrace(), d.openTimeout())
+          .withSources(new MonitorConfig.Sources(0,
+              partitionIdle == null ? d.sources().idleAfter() : partitionIdle,
+              readHoldLimit == null ? d.sources().holdLimit() : readHoldLimit));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

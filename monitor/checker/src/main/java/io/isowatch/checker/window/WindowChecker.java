@@ -209,6 +209,8 @@ public final class WindowChecker {
   private int ringSize;
 
   private final Map<String, ArrayDeque<Held>> held = new LinkedHashMap<>();
+  /** The number of transactions in {@link #held}. */
+  private int heldCount;
   private final Object2LongOpenHashMap<String> reported = new Object2LongOpenHashMap<>();
   /** Per list key, the longest list read fed whose elements all had known writers. */
   private final Object2ObjectOpenHashMap<String, long[]> verified = new Object2ObjectOpenHashMap<>();
@@ -275,6 +277,7 @@ public final class WindowChecker {
     } else {
       Held hd = new Held(nextArrival++, txn);
       held.computeIfAbsent(txn.session(), s -> new ArrayDeque<>()).add(hd);
+      heldCount++;
       journal.held(hd.arrival(), txn);
     }
     if (!held.isEmpty()) {
@@ -370,11 +373,7 @@ public final class WindowChecker {
 
   /** @return the number of transactions held, waiting for a writer */
   public int heldCount() {
-    int n = 0;
-    for (ArrayDeque<Held> q : held.values()) {
-      n += q.size();
-    }
-    return n;
+    return heldCount;
   }
 
   /** @return the small durable state, to be stored with the journal's records */
@@ -427,6 +426,7 @@ public final class WindowChecker {
       c.registerWrites(h.txn(), ARRIVED);
       c.txnIds.put(h.txn().id(), ARRIVED);
       c.held.computeIfAbsent(h.txn().session(), s -> new ArrayDeque<>()).add(h);
+      c.heldCount++;
     }
     long[] starts = meta.generationStarts();
     List<LevelPlan.Check> axiomatic = AXIOMATIC;
@@ -541,6 +541,7 @@ public final class WindowChecker {
             break;
           }
           q.pollFirst();
+          heldCount--;
           feed(t, head.arrival(), missing, certain);
           progress = true;
         }

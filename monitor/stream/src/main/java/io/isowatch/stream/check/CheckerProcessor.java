@@ -116,7 +116,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       HistoryJournal journal = new HistoryJournal(e.getKey(), stores);
       WindowChecker checker = journal.restore(window, e.getValue());
       histories.put(e.getKey(), new HistoryState(checker, journal, false));
-      metrics.windowRestored(e.getKey(), checker.windowSize());
+      metrics.windowRestored(e.getKey(), checker.windowSize(), checker.heldCount());
     }
   }
 
@@ -206,7 +206,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     if (o.unresolvedReads() > 0) {
       metrics.unresolvedReads(o.unresolvedReads());
     }
-    metrics.windowSize(historyId, state.checker.windowSize());
+    metrics.windowSize(historyId, state.checker.windowSize(), state.checker.heldCount());
     Level expected = config.levelOf(historyId);
     long detectedAt = timestampMillis * 1000;
     for (WindowViolation v : o.violations()) {

@@ -29,8 +29,11 @@ public final class MonitorMetrics {
   /** The window gauges of the histories checked by this instance's tasks, by historyId. */
   private final ConcurrentHashMap<String, WindowGauge> windowGauges = new ConcurrentHashMap<>();
 
-  /** One history's {@code isowatch.window.transactions} gauge and the value it reads. */
-  private record WindowGauge(AtomicLong transactions, Gauge gauge) {}
+  /**
+   * One history's gauges and the values they read: {@code isowatch.window.transactions} and {@code
+   * isowatch.window.held}.
+   */
+  private record WindowGauge(AtomicLong transactions, Gauge gauge, AtomicLong held, Gauge heldGauge) {}
 
   /** @param registry where the meters live */
   public MonitorMetrics(MeterRegistry registry) {
@@ -40,7 +43,8 @@ public final class MonitorMetrics {
     operations = Counter.builder("isowatch.operations.checked")
         .description("Operations of the transactions the checker accepted").register(registry);
     unresolvedReads = Counter.builder("isowatch.reads.unresolved")
-        .description("Reads whose writer did not arrive within the read grace period").register(registry);
+        .description("Reads given up on: held past the hold limit while a partition of the events topic had"
+            + " not passed them (counted, never published)").register(registry);
     duplicates = Counter.builder("isowatch.input.duplicates")
         .description("Input events and transactions identical to one already received, ignored").register(registry);
     checkLatency = Timer.builder("isowatch.check.latency")
@@ -122,7 +126,11 @@ public final class MonitorMetrics {
         .tag("store", store).register(registry).increment(records);
   }
 
-  /** Counts {@code n} reads reported as unresolved after the read grace period. */
+  /**
+   * Counts {@code n} reads given up on as unresolved: held past the hold limit while some partition
+   * of the events topic had not passed their end time plus the read grace, so the writer's absence
+   * is not established. They are not violations and are never published.
+   */
   public void unresolvedReads(int n) {
     unresolvedReads.increment(n);
   }
@@ -138,9 +146,13 @@ public final class MonitorMetrics {
    *
    * @param historyId the history
    * @param transactions transactions in its window now
+   * @param held transactions held now, waiting for a writer or for the low watermark ({@code
+   *     isowatch.window.held}, tag {@code history})
    */
-  public void windowSize(String historyId, long transactions) {
-    windowGauge(historyId).set(transactions);
+  public void windowSize(String historyId, long transactions, int held) {
+    WindowGauge g = windowGauge(historyId);
+    g.transactions().set(transactions);
+    g.held().set(held);
     windowTransactions.record(transactions);
   }
 
@@ -151,9 +163,12 @@ public final class MonitorMetrics {
    *
    * @param historyId the history
    * @param transactions transactions in its restored window
+   * @param held transactions held in it
    */
-  public void windowRestored(String historyId, long transactions) {
-    windowGauge(historyId).set(transactions);
+  public void windowRestored(String historyId, long transactions, int held) {
+    WindowGauge g = windowGauge(historyId);
+    g.transactions().set(transactions);
+    g.held().set(held);
   }
 
   /**
@@ -169,16 +184,22 @@ public final class MonitorMetrics {
     WindowGauge g = windowGauges.remove(historyId);
     if (g != null) {
       registry.remove(g.gauge());
+      registry.remove(g.heldGauge());
     }
   }
 
-  private AtomicLong windowGauge(String historyId) {
+  private WindowGauge windowGauge(String historyId) {
     return windowGauges.computeIfAbsent(historyId, h -> {
       AtomicLong value = new AtomicLong();
       Gauge gauge = Gauge.builder("isowatch.window.transactions", value, AtomicLong::get)
           .description("Transactions in the history's window now, on the instance whose task checks it")
           .tag("history", h).register(registry);
-      return new WindowGauge(value, gauge);
-    }).transactions();
+      AtomicLong held = new AtomicLong();
+      Gauge heldGauge = Gauge.builder("isowatch.window.held", held, AtomicLong::get)
+          .description("Transactions of the history held now, waiting for a writer or for every partition"
+              + " of the events topic to pass the read grace")
+          .tag("history", h).register(registry);
+      return new WindowGauge(value, gauge, held, heldGauge);
+    });
   }
 }

@@ -64,6 +64,7 @@ final class MonitorProcess {
         "--events-topic", config.eventsTopic(),
         "--violations-topic", config.violationsTopic(),
         "--dlq-topic", config.dlqTopic(),
+        "--window-transactions", Integer.toString(config.windowTransactions()),
         "--state-dir", stateDir.toString(),
         "--config", configFile.toString(),
         "--metrics-port", "0",
