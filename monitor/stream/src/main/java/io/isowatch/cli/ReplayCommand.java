@@ -83,7 +83,7 @@ final class ReplayCommand implements Callable<Integer> {
       description = "Format of --from (default: detected).")
   private HistoryFormat format;
 
-  @Option(names = "--transactions", paramLabel = "N", defaultValue = "2000",
+  @Option(names = "--transactions", paramLabel = "N", defaultValue = "2000", converter = NumberRanges.Count.class,
       description = "Transactions of a --sim run, rounded up to a multiple of " + SimulatedRun.SESSIONS
           + " (default: ${DEFAULT-VALUE}).")
   private int transactions;
@@ -132,7 +132,7 @@ final class ReplayCommand implements Callable<Integer> {
       String name = source.file.getFileName().toString();
       id = historyId != null ? historyId : name.contains(".") ? name.substring(0, name.indexOf('.')) : name;
     } else {
-      history = simulate(source.sim, transactions, seed);
+      history = SimulatedRun.history(source.sim, transactions, seed);
       id = historyId != null ? historyId : "sim-" + source.sim.cliName();
     }
     Properties clients = new Properties();
@@ -168,18 +168,6 @@ final class ReplayCommand implements Callable<Integer> {
     }
     out.println(summary(id, counts, wholeTransactions, eventsTopic));
     return ExitCode.CONSISTENT;
-  }
-
-  /**
-   * A simulated run at {@code level} ({@link SimulatedRun}).
-   *
-   * @throws ParameterException if {@code n < 1}
-   */
-  private History simulate(Level level, int n, long seed) {
-    if (n < 1) {
-      throw new ParameterException(spec.commandLine(), "--transactions must be at least 1, got " + n);
-    }
-    return SimulatedRun.history(level, n, seed);
   }
 
   /** @return e.g. {@code published history h1: 2,000 transactions as 14,000 events (1.2 MiB) to isowatch.events} */
