@@ -37,6 +37,8 @@ class NumberRangesTest {
     "museum     | --keys                | 0     | 0 is not a count (1-2147483647)",
     "museum     | --txns-per-session    | 0     | 0 is not a count (1-2147483647)",
     "museum     | --ops-per-txn         | 99999999999 | 99999999999 is not a count (1-2147483647)",
+    "broker     | --port                | 70000 | 70000 is not a port (0-65535)",
+    "broker     | --port                | -1    | -1 is not a port (0-65535)",
   })
   void outOfRangeIsAUsageErrorNamingTheOptionAndTheRange(String command, String option, String value, String why) {
     List<String> args = new ArrayList<>(List.of(command.split(" ")));
