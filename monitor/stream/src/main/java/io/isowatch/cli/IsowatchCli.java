@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code isowatch}, the command line (picocli): the subcommands {@code check}, {@code monitor},
- * {@code replay}, {@code demo}, {@code museum} and {@code probe}.
+ * {@code replay}, {@code demo}, {@code museum}, {@code probe} and {@code broker}.
  * This class only wires: {@link #commandLine} builds the parser with the project's exit codes, and
  * {@link #main} runs it on the process's streams.
  */
@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
     subcommands = {CheckCommand.class, MonitorCommand.class, ReplayCommand.class, DemoCommand.class,
-      MuseumCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class},
+      MuseumCommand.class, ProbeCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     description = {
       "Checks whether a database gives the isolation level it advertises: reads a transaction"
@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
       "  isowatch demo",
       "  isowatch check history.jsonl",
       "  isowatch check --level causal --json history.plume.txt",
+      "  isowatch broker &",
       "  isowatch monitor --bootstrap-servers localhost:9092 --create-topics",
       "  isowatch replay --bootstrap-servers localhost:9092 --from history.jsonl",
       "  isowatch museum",
@@ -53,7 +54,7 @@ public final class IsowatchCli implements Runnable {
   /** Without a subcommand there is nothing to do: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay, demo, museum or probe");
+    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay, demo, museum, probe or broker");
   }
 
   /**

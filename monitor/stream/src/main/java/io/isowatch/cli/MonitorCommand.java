@@ -92,7 +92,7 @@ final class MonitorCommand implements Callable<Integer> {
           + " topics; instances with the same id share the work (default: ${DEFAULT-VALUE}).")
   private String applicationId;
 
-  @Option(names = "--window-transactions", paramLabel = "N",
+  @Option(names = "--window-transactions", paramLabel = "N", converter = NumberRanges.Count.class,
       description = "Transactions of one history kept in the sliding window (default: 100000).")
   private Integer windowTransactions;
 
@@ -152,15 +152,16 @@ final class MonitorCommand implements Callable<Integer> {
       description = "Create the events, violations and dead-letter topics when missing.")
   private boolean createTopics;
 
-  @Option(names = "--partitions", paramLabel = "N",
+  @Option(names = "--partitions", paramLabel = "N", converter = NumberRanges.Count.class,
       description = "Partitions of topics created by --create-topics (default: the broker's).")
   private Integer partitions;
 
-  @Option(names = "--replication-factor", paramLabel = "N",
+  @Option(names = "--replication-factor", paramLabel = "N", converter = NumberRanges.ReplicationFactor.class,
       description = "Replication factor of topics created by --create-topics (default: the broker's).")
-  private Short replication;
+  private Integer replication;
 
   @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "" + MetricsEndpoint.DEFAULT_PORT,
+      converter = NumberRanges.PortOrNone.class,
       description = "Port of the HTTP endpoint: Prometheus metrics at /metrics, the violations page at"
           + " /violations; 0 picks a free port, -1 serves none (default: ${DEFAULT-VALUE}).")
   private int metricsPort;
@@ -207,7 +208,7 @@ final class MonitorCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     MonitorRequest request = new MonitorRequest(cfg, bootstrapServers, applicationId, overlay, createTopics,
-        Optional.ofNullable(partitions), Optional.ofNullable(replication), metricsHost, metricsPort, token,
+        Optional.ofNullable(partitions), Optional.ofNullable(replication).map(Integer::shortValue), metricsHost, metricsPort, token,
         printViolations);
     CountDownLatch stop = new CountDownLatch(1);
     CountDownLatch finished = new CountDownLatch(1);

@@ -56,7 +56,7 @@ import picocli.CommandLine.Spec;
 final class MuseumCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(names = "--schedules", paramLabel = "N",
+  @Option(names = "--schedules", paramLabel = "N", converter = NumberRanges.Count.class,
       description = "Seeded schedules per rung (default: ${DEFAULT-VALUE}).")
   private int schedules = Ladder.DEFAULT_SCHEDULES;
 
@@ -64,17 +64,17 @@ final class MuseumCommand implements Callable<Integer> {
       description = "First seed; the schedules use seeds S .. S+N-1 (default: ${DEFAULT-VALUE}).")
   private long seed;
 
-  @Option(names = "--sessions", description = "Sessions per history (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--sessions", converter = NumberRanges.Count.class, description = "Sessions per history (default: ${DEFAULT-VALUE}).")
   private int sessions = Ladder.CONTENDED.sessions();
 
-  @Option(names = "--keys", description = "Keys per history (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--keys", converter = NumberRanges.Count.class, description = "Keys per history (default: ${DEFAULT-VALUE}).")
   private int keys = Ladder.CONTENDED.keys();
 
-  @Option(names = "--txns-per-session", paramLabel = "T",
+  @Option(names = "--txns-per-session", paramLabel = "T", converter = NumberRanges.Count.class,
       description = "Transactions per session (default: ${DEFAULT-VALUE}).")
   private int txnsPerSession = Ladder.CONTENDED.txnsPerSession();
 
-  @Option(names = "--ops-per-txn", paramLabel = "OPS",
+  @Option(names = "--ops-per-txn", paramLabel = "OPS", converter = NumberRanges.Count.class,
       description = "Operations per transaction (default: ${DEFAULT-VALUE}).")
   private int opsPerTxn = Ladder.CONTENDED.opsPerTxn();
 
@@ -93,9 +93,6 @@ final class MuseumCommand implements Callable<Integer> {
       workload = new WorkloadSpec(sessions, keys, txnsPerSession, opsPerTxn, readRatio, 0, distribution);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
-    }
-    if (schedules < 1) {
-      throw new ParameterException(spec.commandLine(), "--schedules must be at least 1, was " + schedules);
     }
     List<RungResult> results = Ladder.run(workload, schedules, seed);
     PrintWriter out = spec.commandLine().getOut();

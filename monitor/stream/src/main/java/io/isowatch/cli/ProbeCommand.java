@@ -18,6 +18,7 @@ import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.stream.app.MonitorApp;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -110,15 +111,16 @@ final class ProbeCommand implements Callable<Integer> {
           + " read-skew or lost-update. Default: ${DEFAULT-VALUE}.")
   private Scenario scenario;
 
-  @Option(names = "--sessions", paramLabel = "N", defaultValue = "4",
+  @Option(names = "--sessions", paramLabel = "N", defaultValue = "4", converter = NumberRanges.Count.class,
       description = "Concurrent sessions (connections). Default: ${DEFAULT-VALUE}.")
   private int sessions;
 
-  @Option(names = "--keys", paramLabel = "K", defaultValue = "8",
+  @Option(names = "--keys", paramLabel = "K", defaultValue = "8", converter = NumberRanges.Count.class,
       description = "Distinct keys; fewer keys, more contention. Default: ${DEFAULT-VALUE}.")
   private int keys;
 
   @Option(names = "--max-appends-per-key", paramLabel = "N", defaultValue = "" + ProbeConfig.DEFAULT_MAX_APPENDS_PER_KEY,
+      converter = NumberRanges.Count.class,
       description = "list-append: retire a key after N appends and go on with a fresh key in its"
           + " place (TAG-k<i>.1, TAG-k<i>.2, ...), so --keys keys stay live and every list, hence"
           + " every read, holds at most N elements however long the run (Elle's"
@@ -134,9 +136,9 @@ final class ProbeCommand implements Callable<Integer> {
         description = "Run this long, e.g. 30s, 5m, 1h, 500ms or ISO-8601 PT30S.")
     Duration duration;
 
-    @Option(names = "--transactions", paramLabel = "T",
+    @Option(names = "--transactions", paramLabel = "T", converter = NumberRanges.Count.class,
         description = "Stop after T committed transactions (default when neither is given: 1000).")
-    long transactions;
+    int transactions;
   }
 
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
@@ -159,7 +161,8 @@ final class ProbeCommand implements Callable<Integer> {
   private String historyId;
 
   @Option(names = "--out", paramLabel = "FILE",
-      description = "Write the history as isowatch JSON lines to FILE.")
+      description = "Write the history as isowatch JSON lines to FILE (replaced if it exists). Its folder"
+          + " must exist and be writable: checked before the run, which then does not start.")
   private Path out;
 
   @Option(names = "--run-tag", paramLabel = "TAG",
@@ -175,11 +178,6 @@ final class ProbeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter stdout = spec.commandLine().getOut();
-    if (maxAppendsPerKey < 1) {
-      err.println("isowatch probe: --max-appends-per-key must be at least 1 (the appends a key takes"
-          + " before a fresh key replaces it), not " + maxAppendsPerKey);
-      return ExitCode.BAD_INPUT;
-    }
     ProbeConfig config;
     Dialect dialect;
     try {
@@ -191,6 +189,11 @@ final class ProbeCommand implements Callable<Integer> {
       dialect = Dialect.forUrl(jdbcUrl);
     } catch (IllegalArgumentException e) {
       err.println("isowatch probe: " + e.getMessage());
+      return ExitCode.BAD_INPUT;
+    }
+    Optional<String> unwritable = out == null ? Optional.empty() : unwritable(out);
+    if (unwritable.isPresent()) {
+      err.println("isowatch probe: --out " + out + ": " + unwritable.get());
       return ExitCode.BAD_INPUT;
     }
     if (kafkaConfig != null && bootstrapServers == null) {
@@ -269,6 +272,36 @@ final class ProbeCommand implements Callable<Integer> {
           + " (history id " + historyId + ")");
     }
     return ExitCode.CONSISTENT;
+  }
+
+  /**
+   * Whether the history could be written to {@code file} at the end of the run, told before the run
+   * starts: its folder exists and is a writable folder, and the file, if it exists, is a writable
+   * regular file (it is replaced).
+   *
+   * @param file the {@code --out} path, relative to the working directory or absolute
+   * @return empty if it looks writable, else the reason, e.g. {@code the folder /nonexistent does
+   *     not exist}
+   */
+  static Optional<String> unwritable(Path file) {
+    Path absolute = file.toAbsolutePath();
+    Path folder = absolute.getParent();
+    if (folder == null || Files.isDirectory(absolute)) {
+      return Optional.of("it is a folder; name a file in it");
+    }
+    if (!Files.exists(folder)) {
+      return Optional.of("the folder " + folder + " does not exist");
+    }
+    if (!Files.isDirectory(folder)) {
+      return Optional.of(folder + " is not a folder");
+    }
+    if (Files.exists(absolute) && !Files.isRegularFile(absolute)) {
+      return Optional.of("it is not a regular file");
+    }
+    if (Files.exists(absolute) ? !Files.isWritable(absolute) : !Files.isWritable(folder)) {
+      return Optional.of(Files.exists(absolute) ? "the file is not writable" : "the folder " + folder + " is not writable");
+    }
+    return Optional.empty();
   }
 
   /**

@@ -53,8 +53,13 @@ import picocli.CommandLine.Spec;
       "  isowatch replay --bootstrap-servers localhost:9092 --sim snapshot-isolation \\",
       "      --transactions 5000",
       "",
+      "A broker that stops answering part-way is given " + Replayer.GIVE_UP_AFTER_SECONDS + " s: then replay stops with",
+      "one line saying how many records were acknowledged (exit 2); replay the whole",
+      "history again under a new --history-id once the broker is back.",
+      "",
       "Exit codes: 0 published, 2 bad input or usage, or Kafka or the schema registry",
-      "            not answering, 3 publishing failed."
+      "            not answering (at start, or for " + Replayer.GIVE_UP_AFTER_SECONDS + " s part-way), 3 publishing failed",
+      "            otherwise (the broker refused records)."
     })
 final class ReplayCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
@@ -83,7 +88,7 @@ final class ReplayCommand implements Callable<Integer> {
       description = "Format of --from (default: detected).")
   private HistoryFormat format;
 
-  @Option(names = "--transactions", paramLabel = "N", defaultValue = "2000",
+  @Option(names = "--transactions", paramLabel = "N", defaultValue = "2000", converter = NumberRanges.Count.class,
       description = "Transactions of a --sim run, rounded up to a multiple of " + SimulatedRun.SESSIONS
           + " (default: ${DEFAULT-VALUE}).")
   private int transactions;
@@ -113,8 +118,18 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = {"-q", "--quiet"}, description = "No progress bar on standard error.")
   private boolean quiet;
 
+  /**
+   * Publishes. Kafka's clients log only errors (unless {@value DemoCommand#KAFKA_LOG_LEVEL} is set):
+   * a broker that stops answering mid-replay makes them warn several times a second until the
+   * producer gives up, and replay reports that itself in one line ({@link #stoppedAnswering}).
+   * Effective because nothing has logged before this command runs, so logback reads its
+   * configuration now.
+   */
   @Override
   public Integer call() throws InterruptedException {
+    if (System.getProperty(DemoCommand.KAFKA_LOG_LEVEL) == null) {
+      System.setProperty(DemoCommand.KAFKA_LOG_LEVEL, "ERROR");
+    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     History history;
@@ -132,7 +147,7 @@ final class ReplayCommand implements Callable<Integer> {
       String name = source.file.getFileName().toString();
       id = historyId != null ? historyId : name.contains(".") ? name.substring(0, name.indexOf('.')) : name;
     } else {
-      history = simulate(source.sim, transactions, seed);
+      history = SimulatedRun.history(source.sim, transactions, seed);
       id = historyId != null ? historyId : "sim-" + source.sim.cliName();
     }
     Properties clients = new Properties();
@@ -158,6 +173,14 @@ final class ReplayCommand implements Callable<Integer> {
         Progress progress = IsowatchCli.progressAllowed(quiet)
             ? Progress.bar("publishing", total, "", 1) : Progress.none()) {
       counts = replayer.publish(records, wholeTransactions, progress::stepTo);
+    } catch (Replayer.PublishException e) {
+      if (e.brokerStoppedAnswering()) {
+        err.println(stoppedAnswering(bootstrapServers, id, e, wholeTransactions));
+        return ExitCode.BAD_INPUT;
+      }
+      err.println("isowatch replay: " + e.getMessage() + "; check --bootstrap-servers, the topic "
+          + eventsTopic + " and the security settings in --config");
+      return ExitCode.INTERNAL_ERROR;
     } catch (KafkaException e) {
       err.println("isowatch replay: " + e.getMessage() + "; check --bootstrap-servers, the topic "
           + eventsTopic + " and the security settings in --config");
@@ -171,15 +194,18 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   /**
-   * A simulated run at {@code level} ({@link SimulatedRun}).
-   *
-   * @throws ParameterException if {@code n < 1}
+   * @return the one line that tells a broker stopped answering part-way, e.g. {@code isowatch
+   *     replay: Kafka at localhost:9092 stopped answering: 1,234 of 14,000 events of history blog
+   *     were acknowledged before replay gave up after 30 s; when it answers again, replay the whole
+   *     history under a new --history-id (the same id would make the monitor dead-letter the
+   *     repeated events as conflicting-duplicate)}
    */
-  private History simulate(Level level, int n, long seed) {
-    if (n < 1) {
-      throw new ParameterException(spec.commandLine(), "--transactions must be at least 1, got " + n);
-    }
-    return SimulatedRun.history(level, n, seed);
+  static String stoppedAnswering(String bootstrapServers, String id, Replayer.PublishException e, boolean whole) {
+    return String.format(Locale.ROOT, "isowatch replay: Kafka at %s stopped answering: %,d of %,d %s of history %s"
+        + " were acknowledged before replay gave up after %d s; when it answers again, replay the whole history"
+        + " under a new --history-id (the same id would make the monitor dead-letter the repeated events as"
+        + " conflicting-duplicate)", bootstrapServers, e.acknowledged(), e.total(),
+        whole ? "Transaction records" : "events", id, Replayer.GIVE_UP_AFTER.toSeconds());
   }
 
   /** @return e.g. {@code published history h1: 2,000 transactions as 14,000 events (1.2 MiB) to isowatch.events} */

@@ -3,7 +3,7 @@
  * io.isowatch.cli.IsowatchCli}, {@link io.isowatch.cli.CheckCommand}, {@link
  * io.isowatch.cli.MonitorCommand}, {@link io.isowatch.cli.ReplayCommand}, {@link
  * io.isowatch.cli.DemoCommand}, {@link io.isowatch.cli.MuseumCommand}, which runs the simulator's
- * ladder), and the testable classes that do the work: {@link
+ * ladder, {@link io.isowatch.cli.BrokerCommand}, which runs the in-process Kafka broker), and the testable classes that do the work: {@link
  * io.isowatch.cli.CheckRunner} loads a history file and checks it at each requested level, {@link
  * io.isowatch.cli.TextReport} and {@link io.isowatch.cli.JsonReport} print the outcome, {@link
  * io.isowatch.cli.PictureFiles} writes its {@code --report} HTML and {@code --dot} files, {@link

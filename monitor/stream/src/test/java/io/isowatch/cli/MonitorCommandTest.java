@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -93,6 +94,21 @@ class MonitorCommandTest {
       assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
       assertThat(run.err()).contains("isowatch monitor: cannot serve metrics on 127.0.0.1:" + taken.getLocalPort()
           + " (").endsWith("); pass another --metrics-port (0 picks a free one) or --metrics-port -1\n");
+    }
+  }
+
+  /** --partitions 0 is refused while parsing: the broker (a socket that listens) is never contacted. */
+  @Test
+  void zeroPartitionsIsAUsageErrorBeforeKafkaIsContacted() throws Exception {
+    try (ServerSocket broker = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      CliRun run = CliRun.of("monitor", "--bootstrap-servers", "127.0.0.1:" + broker.getLocalPort(), "--create-topics",
+          "--partitions", "0");
+      assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(run.out()).isEmpty();
+      assertThat(run.err()).isEqualTo("Invalid value for option '--partitions': 0 is not a count (1-2147483647)\n"
+          + "'isowatch monitor --help' lists the options.\n");
+      broker.setSoTimeout(1);
+      assertThatThrownBy(broker::accept).isInstanceOf(SocketTimeoutException.class);
     }
   }
 

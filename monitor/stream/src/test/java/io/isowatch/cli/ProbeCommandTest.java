@@ -10,7 +10,9 @@ import io.isowatch.stream.kafka.KafkaBroker;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -76,6 +78,32 @@ class ProbeCommandTest {
           + " and its brokers do not create topics on first use (auto.create.topics.enable=false); create it"
           + " (e.g. kafka-topics.sh --bootstrap-server " + bootstrap + " --create --topic isowatch.events"
           + " --partitions 6) or name another\n");
+      database.setSoTimeout(1);
+      assertThatThrownBy(database::accept).isInstanceOf(SocketTimeoutException.class);
+    }
+  }
+
+  /**
+   * An --out file that could not be written is told before the run, in place of the database's
+   * refusal (its URL names a socket that listens and is never contacted) and of the broker's.
+   */
+  @Test
+  void anUnwritableOutExitsTwoWithTheReasonBeforeTheDatabaseIsContacted(@TempDir Path tmp) throws Exception {
+    Path file = tmp.resolve("file");
+    Files.writeString(file, "");
+    try (ServerSocket database = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Map<String, String> reasons = new LinkedHashMap<>();
+      reasons.put("/nonexistent/x.jsonl", "the folder /nonexistent does not exist");
+      reasons.put(tmp.toString(), "it is a folder; name a file in it");
+      reasons.put(file.resolve("x.jsonl").toString(), file + " is not a folder");
+      reasons.forEach((out, reason) -> {
+        CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:" + database.getLocalPort() + "/app",
+            "--isolation", "serializable", "--transactions", "1", "--bootstrap-servers", "127.0.0.1:1",
+            "--out", out);
+        assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("isowatch probe: --out " + out + ": " + reason + "\n");
+      });
       database.setSoTimeout(1);
       assertThatThrownBy(database::accept).isInstanceOf(SocketTimeoutException.class);
     }
@@ -147,26 +175,6 @@ class ProbeCommandTest {
         "repeatable-read", "--scenario", "write-skew", "--keys", "1");
     assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(r.err()).isEqualTo("isowatch probe: scenario write-skew needs at least 2 keys, not 1\n");
-  }
-
-  @Test
-  void maxAppendsPerKeyBelowOneExitsTwoBeforeTheDatabaseIsContacted() {
-    for (String n : new String[] {"0", "-3"}) {
-      CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "--isolation",
-          "repeatable-read", "--max-appends-per-key", n);
-      assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-      assertThat(r.out()).isEmpty();
-      assertThat(r.err()).isEqualTo("isowatch probe: --max-appends-per-key must be at least 1 (the appends a"
-          + " key takes before a fresh key replaces it), not " + n + "\n");
-    }
-  }
-
-  @Test
-  void maxAppendsPerKeyNotANumberExitsTwo() {
-    CliRun r = CliRun.of("probe", "--jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "--isolation",
-        "repeatable-read", "--max-appends-per-key", "many");
-    assertThat(r.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(r.err()).startsWith("Invalid value for option '--max-appends-per-key': 'many' is not an int");
   }
 
   @Test

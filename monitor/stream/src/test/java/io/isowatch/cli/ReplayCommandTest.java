@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.schemas.Transaction;
@@ -10,9 +11,12 @@ import io.isowatch.stream.kafka.EmbeddedKafka;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.replay.HistoryRecords;
+import io.isowatch.stream.replay.Replayer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +25,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -137,11 +147,50 @@ class ReplayCommandTest {
     assertThat(run.err()).isEqualTo("isowatch replay: Kafka at " + bootstrap + CliRun.SASL_REFUSED);
   }
 
+  /**
+   * The only broker stops once part of a large replay is acknowledged: replay gives up within
+   * {@link Replayer#GIVE_UP_AFTER} (plus the broker's shutdown) instead of minutes, exit 2, and says
+   * in one line how many events were acknowledged and how to go on.
+   */
   @Test
-  void tooFewSimulatedTransactionsIsAUsageError() {
-    CliRun run = CliRun.of("replay", "--bootstrap-servers", "localhost:1", "--sim", "causal", "--transactions", "0");
+  void aBrokerThatStopsMidReplayIsOneLineWithTheAcknowledgedCountWithinTheBound() throws Exception {
+    EmbeddedKafka doomed = EmbeddedKafka.start();
+    String bootstrap = doomed.bootstrapServers();
+    String topic = "doomed.events";
+    doomed.createTopic(topic, 1, Optional.empty());
+    Path history = tmp.resolve("large.jsonl"); // 100,000 one-write transactions: 300,000 events
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(history))) {
+      for (int i = 0; i < 100_000; i++) {
+        w.printf("{\"session\":\"s%d\",\"txn\":%d,\"status\":\"committed\",\"ops\":[{\"f\":\"w\",\"key\":\"k%d\","
+            + "\"value\":%d}]}%n", i % 8, i + 1, i % 8, i + 1);
+      }
+    }
+    CompletableFuture<CliRun> replay = CompletableFuture.supplyAsync(() -> CliRun.of("replay",
+        "--bootstrap-servers", bootstrap, "-q", "--from", history.toString(), "--events-topic", topic,
+        "--history-id", "doomed"));
+    TopicPartition partition = new TopicPartition(topic, 0);
+    long seen;
+    Instant stopped;
+    try {
+      seen = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(10))
+          .until(() -> doomed.admin().listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition)
+              .get().offset(), n -> n >= 1000);
+      assertThat(replay).isNotDone();
+    } finally {
+      stopped = Instant.now();
+      doomed.close();
+    }
+    CliRun run = replay.get(Replayer.GIVE_UP_AFTER.toSeconds() + 30, TimeUnit.SECONDS);
+    assertThat(Duration.between(stopped, Instant.now())).isLessThan(Replayer.GIVE_UP_AFTER.plusSeconds(15));
     assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(run.err()).startsWith("--transactions must be at least 1, got 0");
+    assertThat(run.out()).isEmpty();
+    Matcher m = Pattern.compile("isowatch replay: Kafka at " + Pattern.quote(bootstrap) + " stopped answering:"
+        + " ([0-9,]+) of (300,000) events of history doomed were acknowledged before replay gave up after 30 s;"
+        + " when it answers again, replay the whole history under a new --history-id \\(the same id would make"
+        + " the monitor dead-letter the repeated events as conflicting-duplicate\\)\n").matcher(run.err());
+    assertThat(m.matches()).as(run.err()).isTrue();
+    long acknowledged = Long.parseLong(m.group(1).replace(",", ""));
+    assertThat(acknowledged).isGreaterThanOrEqualTo(seen).isLessThan(Long.parseLong(m.group(2).replace(",", "")));
   }
 
   private static String withoutTime(TxnEvent e) {

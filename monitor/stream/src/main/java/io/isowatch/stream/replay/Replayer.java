@@ -15,6 +15,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -27,9 +28,56 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * the records of one session land in one partition in session order; each record's timestamp is
  * its event time ({@link #eventTimeMillis}).
  *
+ * <p>A broker that stops answering is told within {@link #GIVE_UP_AFTER}: the producer's {@code
+ * delivery.timeout.ms} and {@code max.block.ms} are set to it (Kafka documentation, "Producer
+ * Configs"), and {@link #publish} stops waiting at the first record that fails.
+ *
  * <p>Not thread-safe; one replay at a time.
  */
 public final class Replayer implements AutoCloseable {
+  /**
+   * How long a record may wait for the broker's acknowledgement, and a send for metadata or buffer
+   * space, before the replay fails, in seconds.
+   */
+  public static final int GIVE_UP_AFTER_SECONDS = 30;
+
+  /** {@link #GIVE_UP_AFTER_SECONDS} as a duration. */
+  public static final Duration GIVE_UP_AFTER = Duration.ofSeconds(GIVE_UP_AFTER_SECONDS);
+
+  /**
+   * A replay that failed part-way, with how many of its records the broker had acknowledged.
+   * Records are acknowledged in order within a partition, not across partitions: the count says how
+   * many are stored, not which.
+   */
+  public static final class PublishException extends KafkaException {
+    private final long acknowledged;
+    private final long total;
+
+    PublishException(String message, Throwable cause, long acknowledged, long total) {
+      super(message, cause);
+      this.acknowledged = acknowledged;
+      this.total = total;
+    }
+
+    /** @return records the broker acknowledged (stored) before the failure */
+    public long acknowledged() {
+      return acknowledged;
+    }
+
+    /** @return records the replay meant to publish */
+    public long total() {
+      return total;
+    }
+
+    /**
+     * @return whether the broker stopped answering (a record's delivery or a send timed out after
+     *     {@link #GIVE_UP_AFTER}), rather than refusing a record
+     */
+    public boolean brokerStoppedAnswering() {
+      return getCause() instanceof TimeoutException;
+    }
+  }
+
   /**
    * What a replay published.
    *
@@ -43,6 +91,7 @@ public final class Replayer implements AutoCloseable {
   private final KafkaProducer<String, byte[]> producer;
   private final WireFormat format;
   private final String topic;
+  private boolean failed;
 
   /**
    * @param clientProperties client settings (bootstrap servers, security, and {@code
@@ -52,7 +101,9 @@ public final class Replayer implements AutoCloseable {
    *     whose first batch met a partition not yet led (a topic just created, a broker just
    *     restarted) was seen to get {@code OUT_OF_ORDER_SEQUENCE_NUMBER} for every later batch until
    *     its delivery timeout (Kafka 4.3.1 clients and broker, even after the admin client showed a
-   *     leader)
+   *     leader); {@code delivery.timeout.ms} and {@code max.block.ms} are {@link #GIVE_UP_AFTER}
+   *     ({@code delivery.timeout.ms} more if {@code linger.ms + request.timeout.ms} needs it), and
+   *     {@code request.timeout.ms} 10 s unless given
    * @param topic the events topic
    */
   public Replayer(Properties clientProperties, String topic) {
@@ -65,6 +116,11 @@ public final class Replayer implements AutoCloseable {
     props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
     props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     props.putIfAbsent(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+    props.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+    long floor = Long.parseLong(props.get(ProducerConfig.LINGER_MS_CONFIG).toString())
+        + Long.parseLong(props.get(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG).toString());
+    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(Math.max(GIVE_UP_AFTER.toMillis(), floor)));
+    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(GIVE_UP_AFTER.toMillis()));
     this.format = WireFormat.of(clientProperties);
     this.producer = new KafkaProducer<>(props);
     this.topic = topic;
@@ -77,11 +133,12 @@ public final class Replayer implements AutoCloseable {
    * @param wholeTransactions {@link io.isowatch.schemas.Transaction}s instead of op-level events
    * @param progress receives the number of records sent so far (may be called often)
    * @return what was published
-   * @throws KafkaException if a send fails after the producer's retries (the first failure, with
-   *     the broker's reason)
+   * @throws PublishException if a send fails after the producer's retries (the first failure, with
+   *     the broker's reason, and how many records were acknowledged), at most about {@link
+   *     #GIVE_UP_AFTER} after the broker stopped answering
    */
   public Counts publish(HistoryRecords records, boolean wholeTransactions, LongConsumer progress) {
-    Sender sender = new Sender(progress);
+    Sender sender = new Sender(progress, wholeTransactions ? records.transactions() : records.events());
     if (wholeTransactions) {
       records.forEachTransaction(sender);
     } else {
@@ -97,10 +154,10 @@ public final class Replayer implements AutoCloseable {
    *
    * @param records records with their keys, in the order to publish
    * @return the number of records published
-   * @throws KafkaException if a send fails after the producer's retries
+   * @throws PublishException if a send fails after the producer's retries
    */
   public long publish(List<HistoryRecords.Keyed> records) {
-    Sender sender = new Sender(n -> { });
+    Sender sender = new Sender(n -> { }, records.size());
     records.forEach(sender);
     sender.finish();
     return sender.records;
@@ -122,15 +179,24 @@ public final class Replayer implements AutoCloseable {
     throw new IllegalArgumentException("not a TxnEvent or Transaction: " + record.getSchema().getName());
   }
 
-  /** Sends records asynchronously, remembering the first failure. */
+  /**
+   * Sends records asynchronously, counting acknowledgements and remembering the first failure,
+   * after which it sends nothing more.
+   */
   private final class Sender implements Consumer<HistoryRecords.Keyed> {
     private final LongConsumer progress;
+    private final long total;
     private final AtomicReference<Exception> failure = new AtomicReference<>();
+    /** Records whose send completed, acknowledged or failed; guarded by this. */
+    private long completed;
+    /** Records acknowledged; guarded by this. */
+    private long acknowledged;
     private long records;
     private long bytes;
 
-    Sender(LongConsumer progress) {
+    Sender(LongConsumer progress, long total) {
       this.progress = progress;
+      this.total = total;
     }
 
     @Override
@@ -143,25 +209,51 @@ public final class Replayer implements AutoCloseable {
         if (e != null) {
           failure.compareAndSet(null, e);
         }
+        synchronized (this) {
+          completed++;
+          if (e == null) {
+            acknowledged++;
+          }
+          notifyAll();
+        }
       });
       records++;
       bytes += value.length;
       progress.accept(records);
     }
 
-    /** Flushes and throws the first failure, if any. */
+    /**
+     * Waits until every record sent is acknowledged, or until the first failure, which it throws
+     * (the records still waiting are then dropped by {@link #close}). Not {@code producer.flush()},
+     * which would wait for every record to fail too: up to {@code delivery.timeout.ms} after the
+     * last one was sent. Batches leave after {@code linger.ms} by themselves.
+     */
     void finish() {
-      producer.flush();
-      Exception e = failure.get();
-      if (e != null) {
-        throw new KafkaException("publishing to " + topic + " failed: " + e.getMessage(), e);
+      synchronized (this) {
+        while (completed < records && failure.get() == null) {
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("interrupted while publishing to " + topic, e);
+          }
+        }
+        Exception e = failure.get();
+        if (e != null) {
+          failed = true;
+          throw new PublishException("publishing to " + topic + " failed: " + e.getMessage(), e, acknowledged, total);
+        }
       }
     }
   }
 
+  /**
+   * Closes the producer: waits up to 30 s for records still being sent, or, after a failed {@link
+   * #publish}, drops them at once.
+   */
   @Override
   public void close() {
-    producer.close(Duration.ofSeconds(30));
+    producer.close(failed ? Duration.ZERO : Duration.ofSeconds(30));
     format.close();
   }
 }
