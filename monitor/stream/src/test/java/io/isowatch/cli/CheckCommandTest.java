@@ -86,6 +86,72 @@ class CheckCommandTest {
         + html.getParent().toAbsolutePath() + " does not exist\n");
   }
 
+  /**
+   * An output naming the history (however spelt: {@code ./x}, {@code d/../x}, a symbolic link) or
+   * both outputs naming one file is refused before anything is read: exit code 2, no report, the
+   * history untouched.
+   */
+  @Test
+  void anOutputOverTheHistoryOrTheOtherOutputIsRefused() throws IOException {
+    Path history = tmp.resolve("h.jsonl");
+    Files.copy(CliRun.sample("read-committed-violation.jsonl"), history);
+    String text = Files.readString(history);
+    Files.createDirectory(tmp.resolve("d"));
+    Files.createSymbolicLink(tmp.resolve("link.jsonl"), history);
+    String dotted = tmp.resolve("d").resolve("..").resolve("h.jsonl").toString();
+    String viaLink = tmp.resolve("link.jsonl").toString();
+    assertThat(List.of(
+        CliRun.of("check", "--report", history.toString(), history.toString()),
+        CliRun.of("check", "--dot", dotted, history.toString()),
+        CliRun.of("check", "--report", tmp.resolve("r").toString(), "--dot", viaLink, history.toString())))
+        .allSatisfy(run -> {
+          assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+          assertThat(run.out()).isEmpty();
+        })
+        .extracting(CliRun::err).containsExactly(
+            "isowatch check: --report " + history + " is the history file " + history
+                + "; refusing to overwrite it\n",
+            "isowatch check: --dot " + dotted + " is the history file " + history
+                + "; refusing to overwrite it\n",
+            "isowatch check: --dot " + viaLink + " is the history file " + history
+                + "; refusing to overwrite it\n");
+    assertThat(Files.readString(history)).isEqualTo(text);
+    Path out = tmp.resolve("out");
+    CliRun same = CliRun.of("check", "--report", out.toString(), "--dot",
+        tmp.resolve("d").resolve("..").resolve("out").toString(), history.toString());
+    assertThat(same.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(same.out()).isEmpty();
+    assertThat(same.err()).isEqualTo("isowatch check: --report " + out + " and --dot "
+        + tmp.resolve("d").resolve("..").resolve("out") + " are the same file; give each its own\n");
+    assertThat(out).doesNotExist();
+  }
+
+  /** Relative paths: {@code ./h.jsonl} and {@code h.jsonl} are one file. */
+  @Test
+  void aRelativeOutputOverTheHistoryIsRefused() throws IOException {
+    Path history = Path.of("target", "refuse-" + System.nanoTime() + ".jsonl");
+    Files.copy(CliRun.sample("consistent.jsonl"), history);
+    try {
+      CliRun run = CliRun.of("check", "--report", "./" + history, history.toString());
+      assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(run.err()).isEqualTo("isowatch check: --report ./" + history + " is the history file "
+          + history + "; refusing to overwrite it\n");
+    } finally {
+      Files.delete(history);
+    }
+  }
+
+  /** Overwriting an existing file that is neither the history nor the other output is normal. */
+  @Test
+  void anExistingUnrelatedReportIsOverwritten() throws IOException {
+    Path html = tmp.resolve("old.html");
+    Files.writeString(html, "old");
+    CliRun run = CliRun.of("check", "--level", "read-committed", "--report", html.toString(),
+        CliRun.sample("consistent.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
+    assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>");
+  }
+
   @Test
   void causalOnlyViolation() {
     CliRun run = CliRun.of("check", "--level", "read-committed,read-atomic,causal", "--quiet",
