@@ -224,9 +224,8 @@ class CheckCommandTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(run.out()).isEmpty();
     assertThat(run.err().lines().findFirst().orElseThrow()).isEqualTo(
-        "Invalid value for option '--level' (LEVEL): unknown level 'linearizable'; expected one of"
-            + " read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation,"
-            + " serializable, or all");
+        "--level: 'linearizable' is not one of read-uncommitted, read-committed, read-atomic, causal,"
+            + " snapshot-isolation, serializable, all");
   }
 
   @Test
@@ -263,8 +262,7 @@ class CheckCommandTest {
     CliRun format = CliRun.of("check", "--format", "csv", "x");
     assertThat(format.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(format.err().lines().toList()).containsExactly(
-        "Invalid value for option '--format': unknown history format 'csv'; expected one"
-            + " of jsonl, plume, awdit, edn, dbcop, cobra",
+        "--format: 'csv' is not one of jsonl, plume, awdit, edn, dbcop, cobra",
         "'isowatch check --help' lists the options.");
     CliRun option = CliRun.of("check", "--levle=causal", "x");
     assertThat(option.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
