@@ -42,7 +42,7 @@ class CheckCommandTest {
     assertThat(run.firstLines(9)).containsExactly(
         "read-committed: VIOLATED (1 violation)",
         "",
-        "read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)",
+        "[read-committed] violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)",
         "  cycle T1 -> T2 -> T1 (2 edges, 1 inferred commit order)",
         "  T1 (session writer): w(x)=1",
         "  T2 (session writer): w(x)=2 w(y)=2",
@@ -64,14 +64,14 @@ class CheckCommandTest {
     assertThat(doc.title()).isEqualTo("isowatch check " + CliRun.sample("read-committed-violation.jsonl"));
     assertThat(doc.select("body > p").eachText()).startsWith("read-committed: VIOLATED (1 violation)");
     assertThat(doc.select("section.witness h2").eachText()).containsExactly(
-        "read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)");
+        "[read-committed] violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)");
     assertThat(doc.select("svg g.edge-label text").eachText()).containsExactly("so", "co x");
     assertThat(doc.select("ul.txns li").eachText()).containsExactly(
         "T1 (session writer): w(x)=1", "T2 (session writer): w(x)=2 w(y)=2",
         "T3 (session reader): r(y)=2 r(x)=2 r(x)=2 r(x)=1");
     assertThat(doc.select("script")).isEmpty();
     assertThat(Files.readAllLines(dot)).contains(
-        "    label=\"read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)\";",
+        "    label=\"[read-committed] violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)\";",
         "    \"1:T1\" -> \"1:T2\" [label=\"so\", tooltip=\"T1 precedes T2 in session writer\", color=\"#546e7a\", penwidth=2.5];");
   }
 
@@ -162,7 +162,7 @@ class CheckCommandTest {
         "read-atomic: CONSISTENT",
         "causal: VIOLATED (1 violation)",
         "",
-        "causal, violation 1 of 1: commit-order-cycle (weakest level broken: causal)");
+        "[causal] violation 1 of 1: commit-order-cycle (weakest level broken: causal)");
   }
 
   @Test
@@ -171,6 +171,27 @@ class CheckCommandTest {
         CliRun.sample("causal-violation.jsonl").toString());
     assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
     assertThat(run.firstLines(2)).containsExactly("read-atomic: CONSISTENT", "");
+  }
+
+  /** A violation every checked level finds (the same anomaly and witness) is printed once, with those levels. */
+  @Test
+  void aViolationSeveralLevelsFindIsPrintedOnceWithItsLevels() throws IOException {
+    Path file = tmp.resolve("thin-air.jsonl");
+    Files.writeString(file, "{\"session\":\"s\",\"txn\":1,\"ops\":[{\"f\":\"w\",\"key\":\"x\",\"value\":1}]}\n"
+        + "{\"session\":\"t\",\"txn\":2,\"ops\":[{\"f\":\"r\",\"key\":\"x\",\"value\":7}]}\n");
+    CliRun run = CliRun.of("check", "--quiet", file.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    List<String> lines = run.out().lines().toList();
+    assertThat(lines.subList(0, lines.size() - 1)).containsExactly(
+        "read-committed: VIOLATED (1 violation)",
+        "read-atomic: VIOLATED (1 violation)",
+        "causal: VIOLATED (1 violation)",
+        "",
+        "[read-committed, read-atomic, causal] violation 1 of 1: thin-air-read (weakest level broken: read-committed)",
+        "  T2 read x = 7, which no transaction wrote",
+        "  T2 (session t): r(x)=7",
+        "");
+    assertThat(lines.get(lines.size() - 1)).startsWith(file + " (jsonl): 2 transactions,");
   }
 
   @Test
@@ -186,15 +207,23 @@ class CheckCommandTest {
     assertThat(limited.exitCode()).isEqualTo(ExitCode.VIOLATION);
     List<String> lines = limited.out().lines().toList();
     assertThat(lines.get(0)).isEqualTo("read-committed: VIOLATED (12 violations)");
-    assertThat(lines.stream().filter(l -> l.startsWith("read-committed, violation ")).count())
+    assertThat(lines.stream().filter(l -> l.startsWith("[read-committed] violation ")).count())
         .isEqualTo(10);
     assertThat(lines).contains(
         "  T1 read x = 101, which no transaction wrote",
         "... 2 more violations at read-committed not shown; --all shows them");
     CliRun all = CliRun.of("check", "--level", "read-committed", "--all", file.toString());
-    assertThat(all.out().lines().filter(l -> l.startsWith("read-committed, violation ")).count())
+    assertThat(all.out().lines().filter(l -> l.startsWith("[read-committed] violation ")).count())
         .isEqualTo(12);
     assertThat(all.out()).doesNotContain("--all shows them");
+    CliRun two = CliRun.of("check", "--level", "read-committed,read-atomic", file.toString());
+    List<String> twoLines = two.out().lines().toList();
+    assertThat(twoLines.stream().filter(l -> l.startsWith("[read-committed, read-atomic] violation ")).count())
+        .isEqualTo(10);
+    assertThat(twoLines).contains("[read-committed, read-atomic] violation 10 of 12: thin-air-read"
+            + " (weakest level broken: read-committed)",
+        "... 2 more violations at read-committed not shown; --all shows them",
+        "... 2 more violations at read-atomic not shown; --all shows them");
   }
 
   @Test
@@ -242,7 +271,7 @@ class CheckCommandTest {
         "snapshot-isolation: CONSISTENT",
         "serializable: VIOLATED (1 violation)",
         "ladder: strongest level satisfied: snapshot-isolation; weakest level broken: serializable");
-    assertThat(run.out()).contains("serializable, violation 1 of 1: G2-item (weakest level broken: serializable)\n"
+    assertThat(run.out()).contains("[serializable] violation 1 of 1: G2-item (weakest level broken: serializable)\n"
         + "  cycle T2 -> T3 -> T2 (2 edges)\n");
   }
 
