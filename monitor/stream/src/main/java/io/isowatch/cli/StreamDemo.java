@@ -129,7 +129,7 @@ public final class StreamDemo {
         note("monitor started (application.id " + appId + "), expecting " + r.expected().cliName());
 
         History history = SimulatedRun.history(Level.SNAPSHOT_ISOLATION, r.transactions(), r.seed());
-        HistoryRecords records = new HistoryRecords(history, "demo", Instant.now(), Duration.ofMillis(1));
+        HistoryRecords records = HistoryRecords.endingAt(history, "demo", Instant.now(), Duration.ofMillis(1));
         Replayer.Counts counts;
         try (Replayer replayer = new Replayer(clients, config.eventsTopic())) {
           counts = replayer.publish(records, false, n -> { });
