@@ -124,7 +124,7 @@ public final class StreamDemo {
       String appId = "isowatch-demo-" + System.currentTimeMillis();
       try (MonitorApp app = MonitorApp.start(config, metrics, MonitorApp.properties(appId, bootstrap, overlay),
               state -> { });
-          ViolationFeed feed = new ViolationFeed(clients, config.violationsTopic(), true, this::print,
+          ViolationFeed feed = new ViolationFeed(clients, config.violationsTopic(), true, appId, this::print,
               (where, reason) -> note(where + " is not a violation: " + reason))) {
         note("monitor started (application.id " + appId + "), expecting " + r.expected().cliName());
 

@@ -11,12 +11,15 @@ import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.topology.MonitorConfig;
+import io.isowatch.stream.topology.MonitorTopology;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -42,7 +45,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       whose weakest level broken is at most the expected level; others are counted by {@link
  *       MonitorMetrics#strongerLevelOnly}. The id is the checker's stable id; {@code detectedAt} is
  *       the input record's timestamp or the punctuation's stream time (never the wall clock), so the
- *       output is a function of the input.
+ *       output is a function of the input. Each carries the header {@link
+ *       MonitorTopology#APPLICATION_ID_HEADER} with the application id, and no header of the input.
  *   <li>The read grace period runs on one clock, the event clock: the largest transaction end
  *       time the task has checked, in any history (restored on {@link #init} as the largest stored
  *       checker stream time). A punctuation ({@link PunctuationType#STREAM_TIME}, Kafka Streams
@@ -68,6 +72,8 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   private final MonitorMetrics metrics;
   private final Map<String, HistoryState> histories = new HashMap<>();
   private ProcessorContext<String, SpecificRecord> context;
+  /** The value of the header naming this application on every violation ({@link MonitorTopology#APPLICATION_ID_HEADER}). */
+  private byte[] applicationId;
   private CheckerStores stores;
   /**
    * The read grace's clock, µs: the largest transaction end time this task has checked (restored
@@ -108,6 +114,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     long graceMillis = config.readGrace().toMillis();
     Duration every = Duration.ofMillis(Math.max(1, Math.min(1000, graceMillis / 2)));
     context.schedule(every, PunctuationType.STREAM_TIME, this::punctuate);
+    applicationId = context.applicationId().getBytes(StandardCharsets.UTF_8);
   }
 
   @Override
@@ -188,7 +195,8 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
         metrics.strongerLevelOnly(v.level().cliName(), v.anomaly().id());
         continue;
       }
-      context.forward(new Record<>(historyId, Records.toAvro(historyId, v, detectedAt), timestampMillis));
+      context.forward(new Record<>(historyId, Records.toAvro(historyId, v, detectedAt), timestampMillis,
+          new RecordHeaders().add(MonitorTopology.APPLICATION_ID_HEADER, applicationId)));
       metrics.violation(v.level().cliName(), v.anomaly().id());
       long latencyMicros = System.currentTimeMillis() * 1000 - v.closingTime();
       metrics.checkLatency(Duration.ofNanos(Math.max(0, latencyMicros) * 1000));
