@@ -5,13 +5,12 @@ import io.isowatch.checker.level.Level;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /** {@code isowatch check}: parses the options into a {@link CheckRequest} and runs {@link CheckRunner}. */
 @Command(
@@ -108,29 +107,19 @@ final class CheckCommand implements Callable<Integer> {
   }
 
   /** {@code --level} values by their command-line names ({@link Level#parse}); {@code all} is null. */
-  static final class LevelConverter implements ITypeConverter<Level> {
-    @Override
-    public Level convert(String value) {
-      if (value.strip().equalsIgnoreCase("all")) {
-        return null;
-      }
-      try {
-        return Level.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage() + ", or all");
-      }
+  static final class LevelConverter extends Choices<Level> {
+    /** The six levels, then {@code all}. */
+    LevelConverter() {
+      super(v -> v.strip().equalsIgnoreCase("all") ? null : Level.parse(v),
+          Stream.concat(names(Level::cliName, Level.values()).stream(), Stream.of("all")).toList());
     }
   }
 
   /** {@code --format} values by their command-line names ({@link HistoryFormat#parse}). */
-  static final class FormatConverter implements ITypeConverter<HistoryFormat> {
-    @Override
-    public HistoryFormat convert(String value) {
-      try {
-        return HistoryFormat.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+  static final class FormatConverter extends Choices<HistoryFormat> {
+    /** The formats {@link HistoryFormat#parse} reads. */
+    FormatConverter() {
+      super(HistoryFormat::parse, names(HistoryFormat::cliName, HistoryFormat.values()));
     }
   }
 }

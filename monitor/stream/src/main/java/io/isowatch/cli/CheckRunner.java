@@ -27,7 +27,9 @@ import java.util.stream.Stream;
  * offset and the problem, with exit code {@link ExitCode#BAD_INPUT}; nothing is printed on the
  * output stream then. With {@code --report} and {@code --dot} it also writes the witnesses' HTML
  * page and DOT graph ({@link PictureFiles}); a file it cannot write is reported the same way, after
- * the report.
+ * the report. An output that names the history file, or both outputs naming one file, is refused
+ * before the history is read (exit code {@link ExitCode#BAD_INPUT}); any other existing file is
+ * overwritten.
  */
 public final class CheckRunner {
   private final PrintWriter out;
@@ -50,6 +52,10 @@ public final class CheckRunner {
    */
   public int run(CheckRequest request) {
     Path file = request.file();
+    String clash = outputClash(request);
+    if (clash != null) {
+      return badInput(clash);
+    }
     HistoryFormat format;
     History history;
     long start = System.nanoTime();
@@ -86,6 +92,54 @@ public final class CheckRunner {
       return badInput("cannot write " + written + ": " + why(written, e));
     }
     return report.exitCode();
+  }
+
+  /**
+   * Refuses, before anything is read or checked, an output file that would overwrite the history
+   * ({@code --report h.jsonl h.jsonl}) or the other output ({@code --report f --dot f}). Paths are
+   * compared as {@link #realPath} gives them, so {@code ./x}, {@code x}, {@code dir/../x} and a
+   * symbolic link to {@code x} are one file. Overwriting any other existing file is allowed.
+   *
+   * @return the message naming the options and the file, or {@code null} when the outputs are
+   *     distinct from the history and from each other
+   */
+  private static String outputClash(CheckRequest request) {
+    Path history = realPath(request.file());
+    Path html = request.htmlReport() == null ? null : realPath(request.htmlReport());
+    Path dot = request.dot() == null ? null : realPath(request.dot());
+    if (history.equals(html)) {
+      return "--report " + request.htmlReport() + " is the history file " + request.file()
+          + "; refusing to overwrite it";
+    }
+    if (history.equals(dot)) {
+      return "--dot " + request.dot() + " is the history file " + request.file()
+          + "; refusing to overwrite it";
+    }
+    if (html != null && html.equals(dot)) {
+      return "--report " + request.htmlReport() + " and --dot " + request.dot()
+          + " are the same file; give each its own";
+    }
+    return null;
+  }
+
+  /**
+   * @return the file's real path when it exists (symbolic links resolved), else its directory's real
+   *     path with the file name, else (no such directory either) its absolute normalized path
+   */
+  private static Path realPath(Path file) {
+    Path absolute = file.toAbsolutePath();
+    try {
+      if (Files.exists(absolute)) {
+        return absolute.toRealPath();
+      }
+      Path dir = absolute.getParent();
+      if (dir != null && Files.isDirectory(dir)) {
+        return dir.toRealPath().resolve(absolute.getFileName());
+      }
+    } catch (IOException e) {
+      // unreadable: compared by its name below, and the write reports why it fails
+    }
+    return absolute.normalize();
   }
 
   /** @return why writing {@code file} failed with {@code e}, in words (the JDK's message is often just the path) */

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -73,10 +74,22 @@ public final class IsowatchCli implements Runnable {
     return cl;
   }
 
+  /**
+   * Prints a usage error. A value an option's converter refused ({@link Choices}, durations,
+   * numbers) is printed as the option's name and the converter's own words, {@code --isolation:
+   * 'snapshot' is not one of read-committed, repeatable-read, serializable}, instead of picocli's
+   * {@code Invalid value for option '--isolation': cannot convert 'snapshot' to ProbeIsolation
+   * (java.lang.IllegalArgumentException: ...)}.
+   */
   private static int usageError(ParameterException e, String[] args) {
     CommandLine c = e.getCommandLine();
     PrintWriter err = c.getErr();
-    err.println(e.getMessage());
+    if (e.getCause() != null && e.getCause().getMessage() != null
+        && e.getArgSpec() instanceof OptionSpec option) {
+      err.println(option.longestName() + ": " + e.getCause().getMessage());
+    } else {
+      err.println(e.getMessage());
+    }
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
     err.println("'" + c.getCommandSpec().qualifiedName() + " --help' lists the options.");
     return c.getCommandSpec().exitCodeOnInvalidInput();

@@ -22,6 +22,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code isowatch monitor}: parses the options into a {@link MonitorRequest} and runs {@link MonitorRunner}. */
 @Command(
@@ -285,13 +286,17 @@ final class MonitorCommand implements Callable<Integer> {
     Map<String, Level> levels = new LinkedHashMap<>();
     levelFor.forEach((history, name) -> {
       try {
-        levels.put(history, Level.parse(name));
-      } catch (IllegalArgumentException e) {
+        levels.put(history, new StreamOptions.LevelConverter().convert(name));
+      } catch (TypeConversionException e) {
         throw new ParameterException(spec.commandLine(), "--level-for " + history + "=" + name + ": " + e.getMessage());
       }
     });
     MonitorConfig.Limits bounds = d.limits();
     for (Map.Entry<String, Integer> e : limits.entrySet()) {
+      if (!MonitorConfig.Limits.NAMES.contains(e.getKey())) {
+        throw new ParameterException(spec.commandLine(),
+            "--limit: " + Choices.notOneOf(e.getKey(), MonitorConfig.Limits.NAMES));
+      }
       try {
         bounds = bounds.with(e.getKey(), e.getValue());
       } catch (IllegalArgumentException bad) {

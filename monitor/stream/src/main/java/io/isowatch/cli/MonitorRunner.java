@@ -32,7 +32,8 @@ import org.apache.kafka.streams.KafkaStreams;
  * answer, that the topics exist (or creates them), starts the HTTP endpoint (metrics, and the
  * violations page fed by a {@link ViolationFeed} that first re-reads the last {@value
  * RecentViolations#DEFAULT_CAPACITY} offsets of each partition) and the {@link MonitorApp},
- * optionally prints each violation published from now on, and waits until asked to stop or until
+ * optionally prints each violation it publishes from now on (the page and the printing follow only
+ * this application's violations, {@link ViolationFeed}), and waits until asked to stop or until
  * Kafka Streams fails.
  *
  * <p>Exit codes ({@link ExitCode}): {@code 0} stopped on request ({@code stop} counted down, e.g. by
@@ -152,11 +153,12 @@ final class MonitorRunner {
               + ViolationPages.PATH));
       out.flush();
       if (endpoint != null) {
-        pageFeed = new ViolationFeed(clients, r.config().violationsTopic(), (long) recent.capacity(), recent::add,
+        pageFeed = new ViolationFeed(clients, r.config().violationsTopic(), (long) recent.capacity(),
+            r.applicationId(), recent::add,
             (where, reason) -> err.println("monitor: " + where + " is not a violation: " + reason));
       }
       if (r.printViolations()) {
-        feed = new ViolationFeed(clients, r.config().violationsTopic(), false,
+        feed = new ViolationFeed(clients, r.config().violationsTopic(), false, r.applicationId(),
             v -> {
               out.println(ViolationText.headline(v));
               out.flush();

@@ -48,7 +48,7 @@ import picocli.CommandLine.Spec;
       "Examples:",
       "  isowatch museum",
       "  isowatch museum --schedules 500 --seed 1000",
-      "  isowatch museum --sessions 6 --keys 5 --key-distribution ZIPF",
+      "  isowatch museum --sessions 6 --keys 5 --key-distribution zipf",
       "",
       "Exit codes: 0 every rung sound and every weakness shown, 1 otherwise,",
       "            2 bad options."
@@ -82,8 +82,8 @@ final class MuseumCommand implements Callable<Integer> {
       description = "Probability that an operation reads, in [0, 1] (default: ${DEFAULT-VALUE}).")
   private double readRatio = Ladder.CONTENDED.readRatio();
 
-  @Option(names = "--key-distribution", paramLabel = "D",
-      description = "How operations pick keys: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--key-distribution", paramLabel = "D", converter = DistributionConverter.class,
+      description = "How operations pick keys: uniform or zipf (default: uniform).")
   private KeyDistribution distribution = KeyDistribution.UNIFORM;
 
   @Override
@@ -104,5 +104,14 @@ final class MuseumCommand implements Callable<Integer> {
     out.flush();
     boolean ok = results.stream().allMatch(r -> r.sound() && (r.rung() == Rung.SER || r.admitted() != null));
     return ok ? ExitCode.CONSISTENT : ExitCode.VIOLATION;
+  }
+
+  /** {@code --key-distribution}: {@code uniform} or {@code zipf}, the constants' names in lower case. */
+  static final class DistributionConverter extends Choices<KeyDistribution> {
+    /** The key distributions. */
+    DistributionConverter() {
+      super(v -> KeyDistribution.valueOf(v.strip().toUpperCase(Locale.ROOT)),
+          names(d -> d.name().toLowerCase(Locale.ROOT), KeyDistribution.values()));
+    }
   }
 }

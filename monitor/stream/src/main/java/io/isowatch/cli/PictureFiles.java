@@ -1,6 +1,5 @@
 package io.isowatch.cli;
 
-import io.isowatch.checker.witness.Violation;
 import io.isowatch.report.DotWriter;
 import io.isowatch.report.HtmlPage;
 import io.isowatch.report.WitnessView;
@@ -10,7 +9,8 @@ import java.util.List;
 
 /**
  * The {@code --report} (HTML) and {@code --dot} (Graphviz) files of {@code isowatch check}: the
- * violations the text report shows (at most a limit per level, every one with {@code --all}), each
+ * violations the text report shows (each once with the levels that found it, at most a limit per
+ * level, every one with {@code --all}), each
  * drawn by the one renderer of {@link io.isowatch.report}, which the monitor's violations page uses
  * too.
  */
@@ -20,17 +20,16 @@ final class PictureFiles {
   /**
    * @param report the check's outcome
    * @param limit the most violations per level
-   * @return the witnesses in the text report's order, ids {@code v1}, {@code v2} ..., titled as the
-   *     text report heads them ({@link TextReport#violationHeader})
+   * @return the witnesses the text report prints, in its order and each once ({@link
+   *     TextReport#shown}), ids {@code v1}, {@code v2} ..., titled as the text report heads them
+   *     ({@link TextReport#violationHeader})
    */
   static List<WitnessView> views(CheckReport report, int limit) {
+    TextReport.Shown shown = TextReport.shown(report, limit);
     List<WitnessView> out = new ArrayList<>();
-    for (CheckReport.LevelOutcome o : report.levels()) {
-      List<Violation> vs = o.result().violations();
-      for (int i = 0; i < Math.min(limit, vs.size()); i++) {
-        out.add(WitnessViews.of(report.history(), vs.get(i), "v" + (out.size() + 1),
-            TextReport.violationHeader(o.label(), i, vs.size(), vs.get(i))));
-      }
+    for (TextReport.Block b : shown.blocks()) {
+      out.add(WitnessViews.of(report.history(), b.violation(), "v" + (out.size() + 1),
+          TextReport.violationHeader(b, out.size(), shown.distinct())));
     }
     return out;
   }
@@ -48,12 +47,7 @@ final class PictureFiles {
     if (report.ladder()) {
       page.paragraph(CheckPlan.Ladder.of(report.levels()).line());
     }
-    for (CheckReport.LevelOutcome o : report.levels()) {
-      int more = o.result().violations().size() - limit;
-      if (more > 0) {
-        page.paragraph(TextReport.notShownLine(more, o.label()));
-      }
-    }
+    TextReport.shown(report, limit).notShown().forEach(page::paragraph);
     List<WitnessView> views = views(report, limit);
     if (!views.isEmpty()) {
       page.legend();

@@ -362,26 +362,26 @@ final class ProbeCommand implements Callable<Integer> {
   }
 
   /** Parses {@code read-committed} etc. */
-  static final class IsolationConverter implements ITypeConverter<ProbeIsolation> {
-    @Override
-    public ProbeIsolation convert(String value) {
-      return ProbeIsolation.parse(value);
+  static final class IsolationConverter extends Choices<ProbeIsolation> {
+    /** The isolation levels the probe can ask for. */
+    IsolationConverter() {
+      super(ProbeIsolation::parse, names(ProbeIsolation::cliName, ProbeIsolation.values()));
     }
   }
 
   /** Parses {@code list-append} or {@code rw-register}. */
-  static final class WorkloadConverter implements ITypeConverter<ProbeWorkload> {
-    @Override
-    public ProbeWorkload convert(String value) {
-      return ProbeWorkload.parse(value);
+  static final class WorkloadConverter extends Choices<ProbeWorkload> {
+    /** The probe's workloads. */
+    WorkloadConverter() {
+      super(ProbeWorkload::parse, names(ProbeWorkload::cliName, ProbeWorkload.values()));
     }
   }
 
   /** Parses {@code random}, {@code write-skew}, {@code read-skew}, {@code lost-update}. */
-  static final class ScenarioConverter implements ITypeConverter<Scenario> {
-    @Override
-    public Scenario convert(String value) {
-      return Scenario.parse(value);
+  static final class ScenarioConverter extends Choices<Scenario> {
+    /** The probe's scenarios. */
+    ScenarioConverter() {
+      super(Scenario::parse, names(Scenario::cliName, Scenario.values()));
     }
   }
 

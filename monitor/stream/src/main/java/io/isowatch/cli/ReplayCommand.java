@@ -43,7 +43,8 @@ import picocli.CommandLine.Spec;
       "Publishes a history as op-level TxnEvents (BEGIN, the operations, COMMIT or ABORT; docs/events.md)"
           + " or, with --whole-transactions, as one Transaction record per transaction, in the order"
           + " of the history (which interleaves its sessions), keyed historyId/sessionId, with an"
-          + " idempotent producer. Event times are synthetic: 1 ms apart from now on.",
+          + " idempotent producer. Event times, which are the records' timestamps, are synthetic:"
+          + " 1 ms apart, the last one when the replay starts (never in the future).",
       ""
     },
     footer = {
@@ -166,7 +167,7 @@ final class ReplayCommand implements Callable<Integer> {
       err.println("isowatch replay: " + cannotPublish.get());
       return ExitCode.BAD_INPUT;
     }
-    HistoryRecords records = new HistoryRecords(history, id, Instant.now(), Duration.ofMillis(1));
+    HistoryRecords records = HistoryRecords.endingAt(history, id, Instant.now(), Duration.ofMillis(1));
     long total = wholeTransactions ? records.transactions() : records.events();
     Replayer.Counts counts;
     try (Replayer replayer = new Replayer(clients, eventsTopic);

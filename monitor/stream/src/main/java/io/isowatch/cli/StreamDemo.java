@@ -124,12 +124,12 @@ public final class StreamDemo {
       String appId = "isowatch-demo-" + System.currentTimeMillis();
       try (MonitorApp app = MonitorApp.start(config, metrics, MonitorApp.properties(appId, bootstrap, overlay),
               state -> { });
-          ViolationFeed feed = new ViolationFeed(clients, config.violationsTopic(), true, this::print,
+          ViolationFeed feed = new ViolationFeed(clients, config.violationsTopic(), true, appId, this::print,
               (where, reason) -> note(where + " is not a violation: " + reason))) {
         note("monitor started (application.id " + appId + "), expecting " + r.expected().cliName());
 
         History history = SimulatedRun.history(Level.SNAPSHOT_ISOLATION, r.transactions(), r.seed());
-        HistoryRecords records = new HistoryRecords(history, "demo", Instant.now(), Duration.ofMillis(1));
+        HistoryRecords records = HistoryRecords.endingAt(history, "demo", Instant.now(), Duration.ofMillis(1));
         Replayer.Counts counts;
         try (Replayer replayer = new Replayer(clients, config.eventsTopic())) {
           counts = replayer.publish(records, false, n -> { });

@@ -54,14 +54,10 @@ final class StreamOptions {
   }
 
   /** A level by its command-line name ({@link Level#parse}), e.g. {@code serializable}. */
-  static final class LevelConverter implements ITypeConverter<Level> {
-    @Override
-    public Level convert(String value) {
-      try {
-        return Level.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+  static final class LevelConverter extends Choices<Level> {
+    /** The six levels. */
+    LevelConverter() {
+      super(Level::parse, names(Level::cliName, Level.values()));
     }
   }
 }

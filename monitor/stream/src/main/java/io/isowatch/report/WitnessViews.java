@@ -102,7 +102,7 @@ public final class WitnessViews {
     }
     String summary = v.getSummary() != null ? v.getSummary() : cycleSummary(edges);
     List<String> facts = List.of(
-        "detected at " + v.getDetectedAt(),
+        "found at event time " + v.getDetectedAt(),
         "window: " + v.getWindow().getTransactions() + " transactions, event times "
             + v.getWindow().getStartTime() + " to " + v.getWindow().getEndTime());
     return new WitnessView(v.getViolationId(), title(v), facts, summary, txns, edges, List.of());

@@ -42,7 +42,7 @@ class CheckCommandTest {
     assertThat(run.firstLines(9)).containsExactly(
         "read-committed: VIOLATED (1 violation)",
         "",
-        "read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)",
+        "[read-committed] violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)",
         "  cycle T1 -> T2 -> T1 (2 edges, 1 inferred commit order)",
         "  T1 (session writer): w(x)=1",
         "  T2 (session writer): w(x)=2 w(y)=2",
@@ -64,14 +64,14 @@ class CheckCommandTest {
     assertThat(doc.title()).isEqualTo("isowatch check " + CliRun.sample("read-committed-violation.jsonl"));
     assertThat(doc.select("body > p").eachText()).startsWith("read-committed: VIOLATED (1 violation)");
     assertThat(doc.select("section.witness h2").eachText()).containsExactly(
-        "read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)");
+        "[read-committed] violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)");
     assertThat(doc.select("svg g.edge-label text").eachText()).containsExactly("so", "co x");
     assertThat(doc.select("ul.txns li").eachText()).containsExactly(
         "T1 (session writer): w(x)=1", "T2 (session writer): w(x)=2 w(y)=2",
         "T3 (session reader): r(y)=2 r(x)=2 r(x)=2 r(x)=1");
     assertThat(doc.select("script")).isEmpty();
     assertThat(Files.readAllLines(dot)).contains(
-        "    label=\"read-committed, violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)\";",
+        "    label=\"[read-committed] violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)\";",
         "    \"1:T1\" -> \"1:T2\" [label=\"so\", tooltip=\"T1 precedes T2 in session writer\", color=\"#546e7a\", penwidth=2.5];");
   }
 
@@ -86,6 +86,72 @@ class CheckCommandTest {
         + html.getParent().toAbsolutePath() + " does not exist\n");
   }
 
+  /**
+   * An output naming the history (however spelt: {@code ./x}, {@code d/../x}, a symbolic link) or
+   * both outputs naming one file is refused before anything is read: exit code 2, no report, the
+   * history untouched.
+   */
+  @Test
+  void anOutputOverTheHistoryOrTheOtherOutputIsRefused() throws IOException {
+    Path history = tmp.resolve("h.jsonl");
+    Files.copy(CliRun.sample("read-committed-violation.jsonl"), history);
+    String text = Files.readString(history);
+    Files.createDirectory(tmp.resolve("d"));
+    Files.createSymbolicLink(tmp.resolve("link.jsonl"), history);
+    String dotted = tmp.resolve("d").resolve("..").resolve("h.jsonl").toString();
+    String viaLink = tmp.resolve("link.jsonl").toString();
+    assertThat(List.of(
+        CliRun.of("check", "--report", history.toString(), history.toString()),
+        CliRun.of("check", "--dot", dotted, history.toString()),
+        CliRun.of("check", "--report", tmp.resolve("r").toString(), "--dot", viaLink, history.toString())))
+        .allSatisfy(run -> {
+          assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+          assertThat(run.out()).isEmpty();
+        })
+        .extracting(CliRun::err).containsExactly(
+            "isowatch check: --report " + history + " is the history file " + history
+                + "; refusing to overwrite it\n",
+            "isowatch check: --dot " + dotted + " is the history file " + history
+                + "; refusing to overwrite it\n",
+            "isowatch check: --dot " + viaLink + " is the history file " + history
+                + "; refusing to overwrite it\n");
+    assertThat(Files.readString(history)).isEqualTo(text);
+    Path out = tmp.resolve("out");
+    CliRun same = CliRun.of("check", "--report", out.toString(), "--dot",
+        tmp.resolve("d").resolve("..").resolve("out").toString(), history.toString());
+    assertThat(same.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(same.out()).isEmpty();
+    assertThat(same.err()).isEqualTo("isowatch check: --report " + out + " and --dot "
+        + tmp.resolve("d").resolve("..").resolve("out") + " are the same file; give each its own\n");
+    assertThat(out).doesNotExist();
+  }
+
+  /** Relative paths: {@code ./h.jsonl} and {@code h.jsonl} are one file. */
+  @Test
+  void aRelativeOutputOverTheHistoryIsRefused() throws IOException {
+    Path history = Path.of("target", "refuse-" + System.nanoTime() + ".jsonl");
+    Files.copy(CliRun.sample("consistent.jsonl"), history);
+    try {
+      CliRun run = CliRun.of("check", "--report", "./" + history, history.toString());
+      assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+      assertThat(run.err()).isEqualTo("isowatch check: --report ./" + history + " is the history file "
+          + history + "; refusing to overwrite it\n");
+    } finally {
+      Files.delete(history);
+    }
+  }
+
+  /** Overwriting an existing file that is neither the history nor the other output is normal. */
+  @Test
+  void anExistingUnrelatedReportIsOverwritten() throws IOException {
+    Path html = tmp.resolve("old.html");
+    Files.writeString(html, "old");
+    CliRun run = CliRun.of("check", "--level", "read-committed", "--report", html.toString(),
+        CliRun.sample("consistent.jsonl").toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
+    assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>");
+  }
+
   @Test
   void causalOnlyViolation() {
     CliRun run = CliRun.of("check", "--level", "read-committed,read-atomic,causal", "--quiet",
@@ -96,7 +162,7 @@ class CheckCommandTest {
         "read-atomic: CONSISTENT",
         "causal: VIOLATED (1 violation)",
         "",
-        "causal, violation 1 of 1: commit-order-cycle (weakest level broken: causal)");
+        "[causal] violation 1 of 1: commit-order-cycle (weakest level broken: causal)");
   }
 
   @Test
@@ -105,6 +171,27 @@ class CheckCommandTest {
         CliRun.sample("causal-violation.jsonl").toString());
     assertThat(run.exitCode()).isEqualTo(ExitCode.CONSISTENT);
     assertThat(run.firstLines(2)).containsExactly("read-atomic: CONSISTENT", "");
+  }
+
+  /** A violation every checked level finds (the same anomaly and witness) is printed once, with those levels. */
+  @Test
+  void aViolationSeveralLevelsFindIsPrintedOnceWithItsLevels() throws IOException {
+    Path file = tmp.resolve("thin-air.jsonl");
+    Files.writeString(file, "{\"session\":\"s\",\"txn\":1,\"ops\":[{\"f\":\"w\",\"key\":\"x\",\"value\":1}]}\n"
+        + "{\"session\":\"t\",\"txn\":2,\"ops\":[{\"f\":\"r\",\"key\":\"x\",\"value\":7}]}\n");
+    CliRun run = CliRun.of("check", "--quiet", file.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    List<String> lines = run.out().lines().toList();
+    assertThat(lines.subList(0, lines.size() - 1)).containsExactly(
+        "read-committed: VIOLATED (1 violation)",
+        "read-atomic: VIOLATED (1 violation)",
+        "causal: VIOLATED (1 violation)",
+        "",
+        "[read-committed, read-atomic, causal] violation 1 of 1: thin-air-read (weakest level broken: read-committed)",
+        "  T2 read x = 7, which no transaction wrote",
+        "  T2 (session t): r(x)=7",
+        "");
+    assertThat(lines.get(lines.size() - 1)).startsWith(file + " (jsonl): 2 transactions,");
   }
 
   @Test
@@ -120,15 +207,23 @@ class CheckCommandTest {
     assertThat(limited.exitCode()).isEqualTo(ExitCode.VIOLATION);
     List<String> lines = limited.out().lines().toList();
     assertThat(lines.get(0)).isEqualTo("read-committed: VIOLATED (12 violations)");
-    assertThat(lines.stream().filter(l -> l.startsWith("read-committed, violation ")).count())
+    assertThat(lines.stream().filter(l -> l.startsWith("[read-committed] violation ")).count())
         .isEqualTo(10);
     assertThat(lines).contains(
         "  T1 read x = 101, which no transaction wrote",
         "... 2 more violations at read-committed not shown; --all shows them");
     CliRun all = CliRun.of("check", "--level", "read-committed", "--all", file.toString());
-    assertThat(all.out().lines().filter(l -> l.startsWith("read-committed, violation ")).count())
+    assertThat(all.out().lines().filter(l -> l.startsWith("[read-committed] violation ")).count())
         .isEqualTo(12);
     assertThat(all.out()).doesNotContain("--all shows them");
+    CliRun two = CliRun.of("check", "--level", "read-committed,read-atomic", file.toString());
+    List<String> twoLines = two.out().lines().toList();
+    assertThat(twoLines.stream().filter(l -> l.startsWith("[read-committed, read-atomic] violation ")).count())
+        .isEqualTo(10);
+    assertThat(twoLines).contains("[read-committed, read-atomic] violation 10 of 12: thin-air-read"
+            + " (weakest level broken: read-committed)",
+        "... 2 more violations at read-committed not shown; --all shows them",
+        "... 2 more violations at read-atomic not shown; --all shows them");
   }
 
   @Test
@@ -158,9 +253,8 @@ class CheckCommandTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(run.out()).isEmpty();
     assertThat(run.err().lines().findFirst().orElseThrow()).isEqualTo(
-        "Invalid value for option '--level' (LEVEL): unknown level 'linearizable'; expected one of"
-            + " read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation,"
-            + " serializable, or all");
+        "--level: 'linearizable' is not one of read-uncommitted, read-committed, read-atomic, causal,"
+            + " snapshot-isolation, serializable, all");
   }
 
   @Test
@@ -177,7 +271,7 @@ class CheckCommandTest {
         "snapshot-isolation: CONSISTENT",
         "serializable: VIOLATED (1 violation)",
         "ladder: strongest level satisfied: snapshot-isolation; weakest level broken: serializable");
-    assertThat(run.out()).contains("serializable, violation 1 of 1: G2-item (weakest level broken: serializable)\n"
+    assertThat(run.out()).contains("[serializable] violation 1 of 1: G2-item (weakest level broken: serializable)\n"
         + "  cycle T2 -> T3 -> T2 (2 edges)\n");
   }
 
@@ -197,8 +291,7 @@ class CheckCommandTest {
     CliRun format = CliRun.of("check", "--format", "csv", "x");
     assertThat(format.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(format.err().lines().toList()).containsExactly(
-        "Invalid value for option '--format': unknown history format 'csv'; expected one"
-            + " of jsonl, plume, awdit, edn, dbcop, cobra",
+        "--format: 'csv' is not one of jsonl, plume, awdit, edn, dbcop, cobra",
         "'isowatch check --help' lists the options.");
     CliRun option = CliRun.of("check", "--levle=causal", "x");
     assertThat(option.exitCode()).isEqualTo(ExitCode.BAD_INPUT);

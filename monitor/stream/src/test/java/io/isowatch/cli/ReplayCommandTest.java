@@ -59,6 +59,31 @@ class ReplayCommandTest {
     assertThat(got).hasSize(14).isEqualTo(expected);
   }
 
+  /**
+   * Each record's timestamp is its event's time, 1 ms apart, and the history ends when the replay
+   * starts: no timestamp is later than the clock read after the replay returned, though the run's
+   * events span seconds (a replay once stamped them from now into the future).
+   */
+  @Test
+  void recordTimestampsAreEventTimesEndingNowNeverInTheFuture() {
+    String topic = "replay-timestamps-test";
+    KafkaBroker.broker().createTopic(topic, 1, Optional.empty());
+    long before = System.currentTimeMillis();
+    CliRun run = CliRun.of("replay", "--bootstrap-servers", KafkaBroker.bootstrapServers(), "-q",
+        "--sim", "serializable", "--transactions", "800", "--events-topic", topic);
+    long after = System.currentTimeMillis();
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.CONSISTENT);
+    List<TopicRecords.Read> got = TopicRecords.readAll(KafkaBroker.bootstrapServers(), topic);
+    assertThat(got).hasSizeGreaterThan(4000).allSatisfy(r -> {
+      assertThat(r.timestamp()).isLessThanOrEqualTo(after);
+      assertThat(r.timestamp()).isEqualTo(((TxnEvent) r.value()).getTime().toEpochMilli());
+    });
+    for (int i = 1; i < got.size(); i++) {
+      assertThat(got.get(i).timestamp() - got.get(i - 1).timestamp()).isEqualTo(1);
+    }
+    assertThat(got.get(got.size() - 1).timestamp()).isBetween(before, after);
+  }
+
   @Test
   void publishesWholeTransactionsOfASimulatedRun() {
     String topic = "replay-transactions-test";

@@ -64,6 +64,11 @@ final class RunningMonitor implements AutoCloseable {
     return out.toString().lines().findFirst().orElseThrow();
   }
 
+  /** @return every line the runner printed on standard output so far */
+  java.util.List<String> lines() {
+    return out.toString().lines().toList();
+  }
+
   /** Stops the monitor cleanly and checks that the runner exited 0. */
   @Override
   public void close() throws Exception {

@@ -96,7 +96,7 @@ class WitnessPicturesTest {
         "T9 read x = 1 from T8, which aborted");
     assertThat(WitnessViews.of(record)).isEqualTo(new WitnessView("abc123",
         "G1a in history db (weakest level broken: read-committed)",
-        List.of("detected at 2026-12-01T03:00:00Z",
+        List.of("found at event time 2026-12-01T03:00:00Z",
             "window: 42 transactions, event times 2026-12-01T02:59:00Z to 2026-12-01T03:00:00Z"),
         "T9 read x = 1 from T8, which aborted",
         List.of(

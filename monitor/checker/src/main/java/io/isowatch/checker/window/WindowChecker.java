@@ -317,8 +317,9 @@ public final class WindowChecker {
    * @param lowWatermark µs: no source can still deliver a transaction that ended more than the grace
    *     before it. It replaces the current one and may be smaller (a source that was idle, read to
    *     its end, receives records again): what was released stays released
-   * @param frontier µs: the progress of the fastest source; a value below the current one changes
-   *     nothing
+   * @param frontier µs: the progress of the fastest source, or {@link Long#MAX_VALUE} when every
+   *     source is exhausted for now (every held read is then given up on); it replaces the current
+   *     one
    * @return what that produced
    * @throws IllegalStateException with {@link WindowConfig.ReadClock#END_TIMES}
    */
@@ -328,7 +329,7 @@ public final class WindowChecker {
     }
     startCall();
     watermark = lowWatermark;
-    this.frontier = Math.max(this.frontier, frontier);
+    this.frontier = frontier;
     if (!held.isEmpty()) {
       release(false);
     }

@@ -4,7 +4,10 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.schemas.serde.WireFormat;
+import io.isowatch.stream.topology.MonitorTopology;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -16,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -27,6 +31,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * Configs", {@code isolation.level}). It has no consumer group: it is assigned every partition
  * and reads from the beginning or the end.
  *
+ * <p>Several monitor applications may publish to one violations topic, and any producer may write
+ * to it. Given an application id, the feed hands over only the records whose header {@value
+ * MonitorTopology#APPLICATION_ID_HEADER} holds that id, which the checker sets on every violation
+ * it publishes, and skips the others silently: the record is the only place that says who
+ * published it (the {@code Violation} schema has no such field, and two applications may check the
+ * same {@code historyId} at different levels, so filtering by history or partition could not tell
+ * them apart), and a header needs no schema change. Violations written before the header existed
+ * have none and are skipped too.
+ *
  * <p>A record that does not decode as a {@code Violation} goes to the {@code undecodable} callback
  * with the codec's reason (or why the schema registry could not be asked). Callbacks run on the feed's thread, one at a time.
  */
@@ -35,6 +48,7 @@ public final class ViolationFeed implements AutoCloseable {
   private final WireFormat format;
   private final Thread thread;
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final byte[] applicationId;
 
   /**
    * Starts following.
@@ -44,15 +58,16 @@ public final class ViolationFeed implements AutoCloseable {
    *     WireFormat#of}); deserializers, isolation level and offset reset are set here
    * @param topic the violations topic
    * @param fromBeginning read the violations already there ({@code true}) or only new ones
+   * @param applicationId the application whose violations to follow, {@code null} for every record
    * @param sink receives each violation
    * @param undecodable receives the record's coordinates ({@code topic-partition@offset}) and the
    *     reason of a record that is not a violation
    * @throws IllegalStateException if the topic does not exist
    * @throws org.apache.kafka.common.KafkaException if the cluster cannot be reached in time
    */
-  public ViolationFeed(Properties clientProperties, String topic, boolean fromBeginning,
+  public ViolationFeed(Properties clientProperties, String topic, boolean fromBeginning, String applicationId,
       Consumer<Violation> sink, BiConsumer<String, String> undecodable) {
-    this(clientProperties, topic, fromBeginning ? Long.MAX_VALUE : 0, sink, undecodable);
+    this(clientProperties, topic, fromBeginning ? Long.MAX_VALUE : 0, applicationId, sink, undecodable);
   }
 
   /**
@@ -64,12 +79,13 @@ public final class ViolationFeed implements AutoCloseable {
    * @param topic the violations topic
    * @param backlog offsets per partition to re-read before the end, 0 for only new violations,
    *     {@link Long#MAX_VALUE} for all
+   * @param applicationId the application whose violations to follow, {@code null} for every record
    * @param sink receives each violation
    * @param undecodable receives the coordinates and reason of a record that is not a violation
    * @throws IllegalStateException if the topic does not exist
    * @throws org.apache.kafka.common.KafkaException if the cluster cannot be reached in time
    */
-  public ViolationFeed(Properties clientProperties, String topic, long backlog,
+  public ViolationFeed(Properties clientProperties, String topic, long backlog, String applicationId,
       Consumer<Violation> sink, BiConsumer<String, String> undecodable) {
     Properties props = new Properties();
     props.putAll(clientProperties);
@@ -92,6 +108,7 @@ public final class ViolationFeed implements AutoCloseable {
     for (TopicPartition p : partitions) {
       consumer.seek(p, Math.max(begin.get(p), end.get(p) - Math.min(backlog, end.get(p))));
     }
+    this.applicationId = applicationId == null ? null : applicationId.getBytes(StandardCharsets.UTF_8);
     thread = new Thread(() -> run(sink, undecodable), "isowatch-violation-feed");
     thread.setDaemon(true);
     thread.start();
@@ -101,6 +118,9 @@ public final class ViolationFeed implements AutoCloseable {
     try {
       while (true) {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          if (!publishedByUs(r)) {
+            continue;
+          }
           String where = r.topic() + "-" + r.partition() + "@" + r.offset();
           RecordCodec.Decoded d;
           try {
@@ -124,6 +144,15 @@ public final class ViolationFeed implements AutoCloseable {
       format.close();
       stopped.countDown();
     }
+  }
+
+  /** @return whether the record is the followed application's (every record when none is given) */
+  private boolean publishedByUs(ConsumerRecord<String, byte[]> r) {
+    if (applicationId == null) {
+      return true;
+    }
+    Header h = r.headers().lastHeader(MonitorTopology.APPLICATION_ID_HEADER);
+    return h != null && Arrays.equals(h.value(), applicationId);
   }
 
   /** Stops following and waits until the consumer is closed. */

@@ -108,7 +108,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * SourceWatermark} (key {@value #WATERMARK_KEY}) to every partition of the repartition topic, so
  * that the checker stage can tell a writer that is late from one that is absent: {@code time} is the
  * largest event time read from the partition (a {@code TxnEvent}'s time, a whole transaction's end
- * time), and {@code idle} says that the task has read nothing for {@link
+ * time; the record's timestamp is that time in ms, 0 before any record), and {@code idle} says that
+ * the task has read nothing for {@link
  * MonitorConfig.Sources#idleAfter()} of wall-clock time and holds no transaction back (none open,
  * no session waiting for a txnSeq), so the partition is read to its end. A wall-clock punctuation
  * every {@link #WATERMARK_INTERVAL} sends it when it changed; the first record read after an idle
@@ -684,7 +685,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private void forwardWatermark(boolean idle) {
     sent = new SourceWatermark(context.taskId().partition(), config.sources().eventsPartitions(),
         frontier, idle);
-    context.forward(new Record<>(WATERMARK_KEY, (SpecificRecord) sent, Math.max(0, context.currentStreamTimeMs())));
+    context.forward(new Record<>(WATERMARK_KEY, (SpecificRecord) sent, Math.max(0, frontier / 1000)));
   }
 
   /** @return whether a transaction is open or a session waits for a txnSeq (their timers are set) */

@@ -12,12 +12,15 @@ import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.topology.MonitorConfig;
+import io.isowatch.stream.topology.MonitorTopology;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -42,8 +45,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *   <li>Output: a {@link io.isowatch.schemas.Violation} keyed by historyId for each new violation
  *       whose weakest level broken is at most the expected level; others are counted by {@link
  *       MonitorMetrics#strongerLevelOnly}. The id is the checker's stable id; {@code detectedAt} is
- *       the input record's timestamp or the punctuation's stream time (never the wall clock), so the
- *       output is a function of the input.
+ *       the input record's timestamp, or for a read released by a watermark the low watermark (event
+ *       time, never the wall clock), so the
+ *       output is a function of the input. Each carries the header {@link
+ *       MonitorTopology#APPLICATION_ID_HEADER} with the application id, and no header of the input.
  *   <li>The read grace runs on the low watermark of the events topic's partitions ({@link
  *       SourceClock}), never on the largest end time seen nor on Kafka record timestamps: the
  *       checker's input is merged from several assembler tasks that progress at different speeds
@@ -69,6 +74,8 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   private final MonitorMetrics metrics;
   private final Map<String, HistoryState> histories = new HashMap<>();
   private ProcessorContext<String, SpecificRecord> context;
+  /** The value of the header naming this application on every violation ({@link MonitorTopology#APPLICATION_ID_HEADER}). */
+  private byte[] applicationId;
   private CheckerStores stores;
   /** The read grace's clock: the events topic's partitions' low watermark and frontier. */
   private SourceClock clock;
@@ -118,13 +125,15 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       histories.put(e.getKey(), new HistoryState(checker, journal, false));
       metrics.windowRestored(e.getKey(), checker.windowSize(), checker.heldCount());
     }
+    applicationId = context.applicationId().getBytes(StandardCharsets.UTF_8);
   }
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
     if (record.value() instanceof SourceWatermark w) {
       if (clock.accept(w)) {
-        advanceAll(record.timestamp());
+        // what this releases is detected at the event time every partition has reached
+        advanceAll(clock.low() == Long.MIN_VALUE ? record.timestamp() : Math.max(0, clock.low() / 1000));
       }
       return;
     }
@@ -214,7 +223,8 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
         metrics.strongerLevelOnly(v.level().cliName(), v.anomaly().id());
         continue;
       }
-      context.forward(new Record<>(historyId, Records.toAvro(historyId, v, detectedAt), timestampMillis));
+      context.forward(new Record<>(historyId, Records.toAvro(historyId, v, detectedAt), timestampMillis,
+          new RecordHeaders().add(MonitorTopology.APPLICATION_ID_HEADER, applicationId)));
       metrics.violation(v.level().cliName(), v.anomaly().id());
       long latencyMicros = System.currentTimeMillis() * 1000 - v.closingTime();
       metrics.checkLatency(Duration.ofNanos(Math.max(0, latencyMicros) * 1000));

@@ -19,11 +19,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * the records it reads, so a smaller time than one kept says nothing new) and the latest idle flag.
  * The <b>low watermark</b> is {@link Long#MIN_VALUE} until every partition has reported (the count
  * is the largest of the configured count, the counts the watermarks carry, and one past the largest
- * partition seen); then it is the least time of the partitions that are not idle, or {@link
- * Long#MAX_VALUE} when every one is idle (every partition read to its end, nothing held back: no
- * writer can still come). The <b>frontier</b> is the largest time of any partition. Idle partitions
- * do not hold the low watermark back, so a partition with no traffic never stalls the checker; a
- * partition whose assembler task is not running sends nothing and does (until the hold limit).
+ * partition seen); then it is the least time of all partitions, idle ones included: an idle
+ * partition is read to its end now, but records that reach it later may carry any event time (a
+ * producer that is behind, a replay), so idleness never lets the checker declare a writer absent.
+ * The <b>frontier</b> is the largest time of any partition, or {@link Long#MAX_VALUE} when every
+ * partition is idle: the input is exhausted for now, and held reads are given up on (counted as
+ * unresolved, never published) rather than held without end. A partition whose assembler task does
+ * not run sends nothing and holds reads back until the fastest partition is the hold limit past
+ * them.
  *
  * <p>State: one entry per partition in its own changelogged store (key: the partition, 4 bytes
  * big-endian; value: the single-object encoding of the merged watermark), so that a restarted task
@@ -35,6 +38,7 @@ final class SourceClock {
   private final Map<Integer, SourceWatermark> sources = new TreeMap<>();
   private long low = Long.MIN_VALUE;
   private long frontier = Long.MIN_VALUE;
+  private boolean allIdle;
 
   /**
    * Loads the clock from its store.
@@ -86,7 +90,10 @@ final class SourceClock {
     return low;
   }
 
-  /** @return the largest time any partition reported, µs */
+  /**
+   * @return the largest time any partition reported, µs, or {@link Long#MAX_VALUE} when every
+   *     partition is idle
+   */
   long frontier() {
     return frontier;
   }
@@ -106,14 +113,17 @@ final class SourceClock {
   }
 
   private void recompute() {
-    frontier = Long.MIN_VALUE;
-    long busyLeast = Long.MAX_VALUE;
+    boolean complete = !sources.isEmpty() && sources.size() >= expectedPartitions();
+    long least = Long.MAX_VALUE;
+    long most = Long.MIN_VALUE;
+    boolean idle = true;
     for (SourceWatermark w : sources.values()) {
-      frontier = Math.max(frontier, w.getTime());
-      if (!w.getIdle()) {
-        busyLeast = Math.min(busyLeast, w.getTime());
-      }
+      least = Math.min(least, w.getTime());
+      most = Math.max(most, w.getTime());
+      idle &= w.getIdle();
     }
-    low = sources.isEmpty() || sources.size() < expectedPartitions() ? Long.MIN_VALUE : busyLeast;
+    allIdle = complete && idle;
+    low = complete ? least : Long.MIN_VALUE;
+    frontier = allIdle ? Long.MAX_VALUE : most;
   }
 }

@@ -73,6 +73,24 @@ public final class HistoryRecords {
     this.uniqueLabels = unique;
   }
 
+  /**
+   * The records of a history replayed now: event times {@code step} apart, the last event (or the
+   * last transaction's end) at {@code end}, so that no event time, hence no record timestamp
+   * ({@link Replayer}), is later than {@code end}. The brokers see a history that has just
+   * happened, not one that will happen.
+   *
+   * @param history a history whose transactions are all closed
+   * @param historyId the history's id in the records
+   * @param end event time of the last event, e.g. the time of the call
+   * @param step event time between consecutive events, at least 1 µs
+   * @return the records
+   * @throws IllegalArgumentException if {@code step} is below one microsecond
+   */
+  public static HistoryRecords endingAt(History history, String historyId, Instant end, Duration step) {
+    long events = new HistoryRecords(history, historyId, end, step).events();
+    return new HistoryRecords(history, historyId, end.minus(step.multipliedBy(Math.max(0, events - 1))), step);
+  }
+
   /** @return the number of transactions */
   public int transactions() {
     return h.txnCount();

@@ -39,6 +39,8 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  *                        → split: Violation → violations topic; anything else → dlq topic
  * </pre>
  *
+ * Each violation record carries the header {@value #APPLICATION_ID_HEADER}, the application id.
+ *
  * Every node, the repartition topic and the stores have fixed names (the constants here and in
  * {@code AssemblerStores}), so that the changelog and repartition topics, named after them, keep
  * their names across versions (Kafka Streams docs, "Naming Operators in a Kafka Streams DSL
@@ -64,6 +66,13 @@ public final class MonitorTopology {
   public static final String CHECKER = "isowatch-checker";
   /** Name of the split after the checker; branches are this plus {@code violations} / {@code dead-letters}. */
   public static final String CHECKED = "isowatch-checked-";
+  /**
+   * Header of every violation record the checker publishes: the publishing application's {@code
+   * application.id} (UTF-8). The {@code Violation} schema does not name its producer, and several
+   * monitor applications may share one violations topic; {@link
+   * io.isowatch.stream.app.ViolationFeed} reads this header to follow one application's violations.
+   */
+  public static final String APPLICATION_ID_HEADER = "isowatch.application-id";
 
   /**
    * The repartition topic's partitioner: a {@link SourceWatermark} goes to every partition (Kafka

@@ -23,7 +23,8 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code GET /violations[?history=H&level=L&anomaly=A]}: the {@link RecentViolations} that
  *       pass the filter (exact matches; an empty or absent parameter matches all), newest first, as
- *       a table (detected at, history, anomaly, weakest level broken, transactions, id), each id
+ *       a table (event time, the record's {@code detectedAt}, which is event time and not the wall
+ *       clock (docs/monitoring.md); history, anomaly, weakest level broken, transactions, id), each id
  *       linking to its witness page; above it a form of the three filters;
  *   <li>{@code GET /violations/{id}}: that violation's witness, drawn by the same renderer as {@code
  *       isowatch check --report} ({@link HtmlPage#witness}); 404 when it is not among those kept.
@@ -73,7 +74,8 @@ public final class ViolationPages implements MetricsEndpoint.Route {
     page.paragraph("Violations published on " + topic + ", newest first, as this monitor reads them (at start"
         + " it re-reads the last " + recent.capacity() + " offsets of each partition). The last "
         + recent.capacity() + " are kept in memory (" + recent.size() + " now, " + recent.received()
-        + " read in all). Showing " + shown.size() + ".");
+        + " read in all). Showing " + shown.size() + ". Event time: when the transaction that revealed"
+        + " the violation ended, by the events' own clock (detectedAt), not when the monitor ran.");
     page.filterForm(PATH, List.of(
         new HtmlPage.Select("history", "history", recent.histories(), f.history()),
         new HtmlPage.Select("level", "weakest level broken", recent.levels(), f.level()),
@@ -85,7 +87,7 @@ public final class ViolationPages implements MetricsEndpoint.Route {
           HtmlPage.Cell.of(transactions(v)),
           new HtmlPage.Cell(v.getViolationId(), PATH + "/" + URLEncoder.encode(v.getViolationId(), StandardCharsets.UTF_8))));
     }
-    page.table(List.of("detected at", "history", "anomaly", "weakest level broken", "transactions", "witness"), rows);
+    page.table(List.of("event time", "history", "anomaly", "weakest level broken", "transactions", "witness"), rows);
     return page.html();
   }
 

@@ -28,8 +28,9 @@ public final class TopicRecords {
    * @param partition its partition
    * @param value the decoded record, or null when it does not decode
    * @param raw the value's bytes as read
+   * @param timestamp the record's Kafka timestamp, milliseconds since the epoch
    */
-  public record Read(String key, int partition, SpecificRecord value, byte[] raw) {}
+  public record Read(String key, int partition, SpecificRecord value, byte[] raw, long timestamp) {}
 
   /**
    * Reads what the topic holds now: polls until the consumer's position reaches the end offsets
@@ -75,7 +76,8 @@ public final class TopicRecords {
         for (TopicPartition p : partitions) {
           for (ConsumerRecord<String, byte[]> r : records) {
             if (r.partition() == p.partition()) {
-              out.add(new Read(r.key(), r.partition(), format.decode(topic, r.value()).record(), r.value()));
+              out.add(new Read(r.key(), r.partition(), format.decode(topic, r.value()).record(), r.value(),
+                  r.timestamp()));
             }
           }
         }

@@ -97,7 +97,11 @@ class ViolationPagesTest {
       Document all = page(endpoint, "/violations");
       assertThat(all.select("p").first().text()).isEqualTo("Violations published on isowatch.violations, newest"
           + " first, as this monitor reads them (at start it re-reads the last 1000 offsets of each partition)."
-          + " The last 1000 are kept in memory (3 now, 3 read in all). Showing 3.");
+          + " The last 1000 are kept in memory (3 now, 3 read in all). Showing 3. Event time: when the"
+          + " transaction that revealed the violation ended, by the events' own clock (detectedAt), not when"
+          + " the monitor ran.");
+      assertThat(all.select("thead th").eachText()).containsExactly(
+          "event time", "history", "anomaly", "weakest level broken", "transactions", "witness");
       assertThat(all.select("tbody tr").eachText()).containsExactly(
           "1970-01-01T00:00:03Z h2<i> G2-item serializable T<script> -> T4 id-3",
           "1970-01-01T00:00:02Z h2 G1a read-committed T9, T8 id-2",
@@ -119,6 +123,7 @@ class ViolationPagesTest {
       assertThat(witness.select("section.witness h2").text())
           .isEqualTo("G2-item in history h2<i> (weakest level broken: serializable)");
       assertThat(witness.select("p.summary").text()).isEqualTo("cycle T<script> -> T4 -> T<script> (2 edges)");
+      assertThat(witness.text()).contains("found at event time 1970-01-01T00:00:03Z");
       assertThat(witness.select("svg g.edge-label text").eachText()).containsExactly("rw y=2", "rw x=1");
       assertThat(witness.select("ul.txns li").eachText()).containsExactly(
           "T<script> (session s1): r(x)=[] r(y)=[] append(x,1)", "T4 (session s2): r(x)=[] r(y)=[] append(y,2)");
