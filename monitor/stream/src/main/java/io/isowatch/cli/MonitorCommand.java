@@ -109,8 +109,8 @@ final class MonitorCommand implements Callable<Integer> {
   private Duration readGrace;
 
   @Option(names = "--read-hold-limit", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
-      description = "How much longer (event time, on the fastest partition) a read may wait for a partition"
-          + " that does not progress; then it is counted as unresolved"
+      description = "How long (wall clock) the partitions' low watermark may stand still while reads wait"
+          + " for it (a partition that does not progress); then the waiting reads are counted as unresolved"
           + " (isowatch_reads_unresolved_total), never published (default: 5m).")
   private Duration readHoldLimit;
 

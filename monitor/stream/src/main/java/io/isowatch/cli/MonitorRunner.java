@@ -120,7 +120,8 @@ final class MonitorRunner {
     if (r.metricsPort() >= 0) {
       try {
         endpoint = MetricsEndpoint.start(registry, r.metricsHost(), r.metricsPort(), r.metricsToken(),
-            Map.of(ViolationPages.PATH, new ViolationPages(recent, r.config().violationsTopic())));
+            Map.of(ViolationPages.PATH, new ViolationPages(recent, r.config().violationsTopic(),
+                metrics::unresolvedReadsCount)));
       } catch (IOException e) {
         err.println("isowatch monitor: cannot serve metrics on " + r.metricsHost() + ":" + r.metricsPort()
             + " (" + e.getMessage() + "); pass another --metrics-port (0 picks a free one) or --metrics-port -1");

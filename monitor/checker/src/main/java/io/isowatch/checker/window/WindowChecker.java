@@ -70,15 +70,14 @@ import java.util.Set;
  * time plus the read grace period ({@link WindowConfig#readGraceMicros()}) is at or before the
  * <i>read clock</i>. With {@link WindowConfig.ReadClock#END_TIMES} that clock is the largest end time
  * offered (or given to {@link #advance(long)}); with {@link WindowConfig.ReadClock#WATERMARKS} it is
- * only the low watermark given to {@link #advance(long, long)}, the least progress of every source
+ * only the low watermark given to {@link #advance(long, boolean)}, the least progress of every source
  * that could still deliver the writer, so that a source that lags (a slow or restarted partition)
  * never makes its writers look absent. The transaction is then fed with those reads unknown and each
- * is reported once as a {@link Anomaly#THIN_AIR_READ}. With watermarks, a transaction still held
- * when the fastest source (the frontier given to {@link #advance(long, long)}) has passed its end
- * time plus the grace plus {@link WindowConfig#holdLimitMicros()} is fed too, its reads given up on
- * as <i>unresolved</i>: counted ({@link Outcome#unresolvedReads()}), never reported, since the
- * writer's absence is not established (a source stalled). "Arrived" only grows, so holding never
- * deadlocks. Writes of evicted transactions are remembered as fingerprints
+ * is reported once as a {@link Anomaly#THIN_AIR_READ}. With watermarks, the caller may also give
+ * held transactions up ({@link #advance(long, boolean)}: a source stalled, or every source is
+ * exhausted): they are fed with those reads unknown, <i>unresolved</i>, counted ({@link
+ * Outcome#unresolvedReads()}) and never reported, since the writer's absence is not established.
+ * "Arrived" only grows, so holding never deadlocks. Writes of evicted transactions are remembered as fingerprints
  * ({@link Fingerprints}): the last {@link WindowConfig#evictedWrites()} of them (8 bytes each), and
  * per key the latest evicted write (16 bytes per key ever written: this memory grows with the key
  * space, not with time), so that reads of the current or recent values of cold keys are
@@ -193,8 +192,6 @@ public final class WindowChecker {
   private long streamTime = Long.MIN_VALUE;
   /** With {@link WindowConfig.ReadClock#WATERMARKS}: the low watermark, µs (the read clock). */
   private long watermark = Long.MIN_VALUE;
-  /** With {@link WindowConfig.ReadClock#WATERMARKS}: the fastest source's progress, µs. */
-  private long frontier = Long.MIN_VALUE;
   private boolean listAppend;
 
   private final Long2LongOpenHashMap writers = new Long2LongOpenHashMap();
@@ -281,7 +278,7 @@ public final class WindowChecker {
       journal.held(hd.arrival(), txn);
     }
     if (!held.isEmpty()) {
-      release(false);
+      release(false, false);
     }
     return endCall();
   }
@@ -289,7 +286,7 @@ public final class WindowChecker {
   /**
    * Moves the read clock forward: held transactions whose grace period ended are fed with their
    * reads of writers that did not arrive reported as thin-air reads. With {@link
-   * WindowConfig.ReadClock#WATERMARKS} this is {@code advance(now, now)}; otherwise it moves the
+   * WindowConfig.ReadClock#WATERMARKS} this is {@code advance(now, false)}; otherwise it moves the
    * stream time (the largest end time, also the clock of the window's time bound).
    *
    * @param now event time, µs; earlier than the current clock changes nothing
@@ -297,41 +294,37 @@ public final class WindowChecker {
    */
   public Outcome advance(long now) {
     if (config.readClock() == WindowConfig.ReadClock.WATERMARKS) {
-      return advance(now, now);
+      return advance(now, false);
     }
     startCall();
     streamTime = Math.max(streamTime, now);
     if (!held.isEmpty()) {
-      release(false);
+      release(false, false);
     }
     return endCall();
   }
 
   /**
-   * Moves the watermarks forward ({@link WindowConfig.ReadClock#WATERMARKS}): a held transaction
-   * whose end time plus the grace is at or before {@code lowWatermark} is fed with its reads of
-   * writers that did not arrive reported as thin-air reads; one still held when its end time plus
-   * the grace plus the hold limit is at or before {@code frontier} is fed with them counted as
-   * unresolved, not reported.
+   * Sets the low watermark ({@link WindowConfig.ReadClock#WATERMARKS}): a held transaction whose
+   * end time plus the grace is at or before it is fed with its reads of writers that did not arrive
+   * reported as thin-air reads; with {@code giveUp}, every other held transaction is fed too, those
+   * reads counted as unresolved and not reported.
    *
    * @param lowWatermark µs: no source can still deliver a transaction that ended more than the grace
-   *     before it. It replaces the current one and may be smaller (a source that was idle, read to
-   *     its end, receives records again): what was released stays released
-   * @param frontier µs: the progress of the fastest source, or {@link Long#MAX_VALUE} when every
-   *     source is exhausted for now (every held read is then given up on); it replaces the current
-   *     one
+   *     before it. It replaces the current one and may be smaller: what was released stays released
+   * @param giveUp whether to stop waiting for the rest (a source stalled, or every source is
+   *     exhausted for now)
    * @return what that produced
    * @throws IllegalStateException with {@link WindowConfig.ReadClock#END_TIMES}
    */
-  public Outcome advance(long lowWatermark, long frontier) {
+  public Outcome advance(long lowWatermark, boolean giveUp) {
     if (config.readClock() != WindowConfig.ReadClock.WATERMARKS) {
       throw new IllegalStateException("this checker's read grace runs on end times, not watermarks");
     }
     startCall();
     watermark = lowWatermark;
-    this.frontier = frontier;
     if (!held.isEmpty()) {
-      release(false);
+      release(false, giveUp);
     }
     return endCall();
   }
@@ -345,7 +338,7 @@ public final class WindowChecker {
    */
   public Outcome finish() {
     startCall();
-    release(true);
+    release(true, false);
     for (Generation g : generations) {
       g.finish(found);
       drainFound(g);
@@ -516,8 +509,11 @@ public final class WindowChecker {
         || (lastEvicted.containsKey(keyHash) && lastEvicted.get(keyHash) == fp);
   }
 
-  /** Feeds every held session head that is known or whose grace ended (all of them if {@code all}). */
-  private void release(boolean all) {
+  /**
+   * Feeds every held session head that is known or whose grace ended (all of them if {@code all},
+   * reported; all of them if {@code giveUp}, those not due counted as unresolved).
+   */
+  private void release(boolean all, boolean giveUp) {
     boolean progress = true;
     while (progress) {
       progress = false;
@@ -534,8 +530,7 @@ public final class WindowChecker {
             missing = unchecked(t);
           } else if (all || due <= readClock()) {
             missing = missing(t);
-          } else if (config.readClock() == WindowConfig.ReadClock.WATERMARKS
-              && saturatedSum(due, config.holdLimitMicros()) <= frontier) {
+          } else if (giveUp) {
             missing = missing(t);
             certain = false;
           } else {

@@ -16,13 +16,9 @@ import java.util.Objects;
  *     values of cold keys are recognised as having a writer (8 bytes each, in memory and in the
  *     store)
  * @param readClock what the read grace is measured against ({@link ReadClock})
- * @param holdLimitMicros with {@link ReadClock#WATERMARKS}: how much further (event time,
- *     microseconds, on the fastest source's progress) a held transaction may wait, past its end
- *     time plus the grace, for the low watermark; then its reads are given up on as unresolved,
- *     counted but not reported as violations. Unused with {@link ReadClock#END_TIMES}
  */
 public record WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites,
-    ReadClock readClock, long holdLimitMicros) {
+    ReadClock readClock) {
   /** How many evicted-write fingerprints are kept per window transaction by {@link #of}. */
   public static final int EVICTED_WRITES_PER_TXN = 4;
 
@@ -35,7 +31,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
      */
     END_TIMES,
     /**
-     * Only the low watermark given to {@link WindowChecker#advance(long, long)}: the least progress
+     * Only the low watermark given to {@link WindowChecker#advance(long, boolean)}: the least progress
      * of every source that could still deliver a writer (the streaming monitor, whose input is merged
      * from several partitions that progress at different speeds).
      */
@@ -50,7 +46,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
     if (windowTransactions < 2) {
       throw new IllegalArgumentException("window must hold at least 2 transactions, got " + windowTransactions);
     }
-    if (windowTimeMicros < 0 || readGraceMicros < 0 || evictedWrites < 0 || holdLimitMicros < 0) {
+    if (windowTimeMicros < 0 || readGraceMicros < 0 || evictedWrites < 0) {
       throw new IllegalArgumentException("bounds must not be negative");
     }
     Objects.requireNonNull(readClock, "readClock");
@@ -62,7 +58,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
    * @throws IllegalArgumentException as the canonical constructor
    */
   public WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites) {
-    this(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, ReadClock.END_TIMES, 0);
+    this(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, ReadClock.END_TIMES);
   }
 
   /**
@@ -75,13 +71,9 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
     return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, (int) evicted);
   }
 
-  /**
-   * @param holdLimitMicros see {@link #holdLimitMicros()}
-   * @return this config with its read grace on {@link ReadClock#WATERMARKS}
-   * @throws IllegalArgumentException for a negative limit
-   */
-  public WindowConfig withWatermarks(long holdLimitMicros) {
+  /** @return this config with its read grace on {@link ReadClock#WATERMARKS} */
+  public WindowConfig withWatermarks() {
     return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites,
-        ReadClock.WATERMARKS, holdLimitMicros);
+        ReadClock.WATERMARKS);
   }
 }

@@ -205,30 +205,30 @@ class WindowCheckerTest {
    */
   @Test
   void withWatermarksLaterEndTimesDoNotExpireTheGrace() {
-    WindowChecker c = new WindowChecker(WindowConfig.of(100, 0, 10).withWatermarks(1_000),
+    WindowChecker c = new WindowChecker(WindowConfig.of(100, 0, 10).withWatermarks(),
         new WindowChecker.Journal() {});
     assertThat(c.offer(WindowTxn.builder("R", "s1", 5, TxnStatus.COMMITTED).read("x", 7).build()).checked()).isZero();
     WindowChecker.Outcome o = c.offer(WindowTxn.builder("F", "s2", 500, TxnStatus.COMMITTED).write("y", 1).build());
     assertThat(o.checked()).isEqualTo(1);
     assertThat(c.heldCount()).isEqualTo(1);
-    o = c.advance(14, 500); // the lagging source has not passed 5 + 10
+    o = c.advance(14, false); // the lagging source has not passed 5 + 10
     assertThat(o.checked()).isZero();
     assertThat(c.heldCount()).isEqualTo(1);
     o = c.offer(WindowTxn.builder("W", "s3", 4, TxnStatus.COMMITTED).write("x", 7).build());
     assertThat(o.checked()).isEqualTo(2);
     assertThat(o.violations()).isEmpty();
     assertThat(o.unresolvedReads()).isZero();
-    assertThat(c.advance(10_000, 10_000).violations()).isEmpty();
+    assertThat(c.advance(10_000, false).violations()).isEmpty();
   }
 
   /** With watermarks, a read is reported as a thin-air read once the low watermark passes its grace. */
   @Test
   void withWatermarksAReadIsReportedWhenTheLowWatermarkPassesTheGrace() {
-    WindowChecker c = new WindowChecker(WindowConfig.of(100, 0, 10).withWatermarks(1_000),
+    WindowChecker c = new WindowChecker(WindowConfig.of(100, 0, 10).withWatermarks(),
         new WindowChecker.Journal() {});
     c.offer(WindowTxn.builder("R", "s1", 5, TxnStatus.COMMITTED).read("x", 7).build());
-    assertThat(c.advance(14, 14).checked()).isZero();
-    WindowChecker.Outcome o = c.advance(15, 15);
+    assertThat(c.advance(14, false).checked()).isZero();
+    WindowChecker.Outcome o = c.advance(15, false);
     assertThat(o.checked()).isEqualTo(1);
     assertThat(o.unresolvedReads()).isZero();
     assertThat(o.violations()).extracting(WindowViolation::summary)
@@ -236,28 +236,30 @@ class WindowCheckerTest {
   }
 
   /**
-   * With watermarks, a reader held while one source stalls is given up on once the fastest source
-   * is the hold limit past its grace: fed with the read unknown, counted as unresolved, and never
-   * reported, not even when the low watermark later passes it.
+   * With watermarks, a reader given up on (a source stalled) is fed with the read unknown, counted
+   * as unresolved, and never reported, not even when the low watermark later passes it; a reader
+   * the low watermark has passed is reported in the same call.
    */
   @Test
-  void withWatermarksAReadHeldPastTheHoldLimitIsCountedAsUnresolvedNotReported() {
-    WindowChecker c = new WindowChecker(WindowConfig.of(100, 0, 10).withWatermarks(100),
+  void withWatermarksAReadGivenUpOnIsCountedAsUnresolvedNotReported() {
+    WindowChecker c = new WindowChecker(WindowConfig.of(100, 0, 10).withWatermarks(),
         new WindowChecker.Journal() {});
     c.offer(WindowTxn.builder("R", "s1", 5, TxnStatus.COMMITTED).read("x", 7).build());
-    assertThat(c.advance(0, 114).checked()).isZero();
-    WindowChecker.Outcome o = c.advance(0, 115);
-    assertThat(o.checked()).isEqualTo(1);
+    c.offer(WindowTxn.builder("Q", "s2", 1, TxnStatus.COMMITTED).read("y", 8).build());
+    assertThat(c.advance(0, false).checked()).isZero();
+    WindowChecker.Outcome o = c.advance(11, true);
+    assertThat(o.checked()).isEqualTo(2);
     assertThat(o.unresolvedReads()).isEqualTo(1);
-    assertThat(o.violations()).isEmpty();
-    assertThat(c.advance(10_000, 10_000).violations()).isEmpty();
+    assertThat(o.violations()).extracting(WindowViolation::summary)
+        .containsExactly("Q read y = 8, which no transaction wrote within the read grace period");
+    assertThat(c.advance(10_000, false).violations()).isEmpty();
     assertThat(c.finish().violations()).isEmpty();
   }
 
   @Test
   void endTimeCheckersRefuseWatermarks() {
     WindowChecker c = new WindowChecker(WindowConfig.of(100, 0, 10), new WindowChecker.Journal() {});
-    assertThatThrownBy(() -> c.advance(1, 1)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> c.advance(1, false)).isInstanceOf(IllegalStateException.class)
         .hasMessage("this checker's read grace runs on end times, not watermarks");
   }
 

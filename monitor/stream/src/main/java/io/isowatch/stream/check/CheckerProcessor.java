@@ -23,6 +23,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -56,8 +57,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       absent. When a watermark moves the clock, every history's held transactions are offered
  *       it: a read whose writer did not arrive is published as a thin-air read once the low
  *       watermark passes its end time plus the grace, and given up on as unresolved (counted by
- *       {@link MonitorMetrics#unresolvedReads}, not published) once the fastest partition is the
- *       hold limit past that while the low watermark is not.
+ *       {@link MonitorMetrics#unresolvedReads}, not published) when every partition is idle, or
+ *       when the low watermark has not moved for the hold limit of wall-clock time (a wall-clock
+ *       punctuation every {@link #HOLD_CHECK_INTERVAL}; the one use of the wall clock, which
+ *       decides only what is counted, never what is published).
  *   <li>State: the checkers live in memory; every change goes to the stores through {@link
  *       HistoryJournal} in the same processing step, and {@link #init} rebuilds the checkers from
  *       the stores, replaying each window with output suppressed, so that after a restart nothing
@@ -72,18 +75,26 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   private final MonitorConfig config;
   private final WindowConfig window;
   private final MonitorMetrics metrics;
+  /** How often, in wall-clock time, the hold limit is checked. */
+  static final Duration HOLD_CHECK_INTERVAL = Duration.ofSeconds(1);
   private final Map<String, HistoryState> histories = new HashMap<>();
   private ProcessorContext<String, SpecificRecord> context;
   /** The value of the header naming this application on every violation ({@link MonitorTopology#APPLICATION_ID_HEADER}). */
   private byte[] applicationId;
   private CheckerStores stores;
-  /** The read grace's clock: the events topic's partitions' low watermark and frontier. */
+  /** The read grace's clock: the events topic's partitions' low watermark. */
   private SourceClock clock;
+  /**
+   * Wall-clock time, ms, since which the low watermark has not moved (or since the last give-up, or
+   * the task's start): reads still held {@link MonitorConfig.Sources#holdLimit()} after it are
+   * given up on.
+   */
+  private long stalledSinceMs;
 
   /**
    * One history's checker and journal.
    *
-   * @param synced whether the checker was given the clock's current low watermark and frontier
+   * @param synced whether the checker was given the clock's current low watermark
    *     (false after {@link #init} restored it, until its next transaction or watermark)
    */
   private static final class HistoryState {
@@ -126,14 +137,34 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       metrics.windowRestored(e.getKey(), checker.windowSize(), checker.heldCount());
     }
     applicationId = context.applicationId().getBytes(StandardCharsets.UTF_8);
+    stalledSinceMs = context.currentSystemTimeMs();
+    context.schedule(HOLD_CHECK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::checkStall);
+  }
+
+  /**
+   * The wall-clock punctuation: when the low watermark has not moved for the hold limit (a
+   * partition stalled: its assembler task not running, or its producers stopped with a transaction
+   * open), every held read is given up on, counted as unresolved and not published; then the limit
+   * runs again.
+   */
+  private void checkStall(long wallMs) {
+    if (wallMs - stalledSinceMs >= config.sources().holdLimit().toMillis()) {
+      stalledSinceMs = wallMs;
+      advanceAll(Math.max(0, context.currentStreamTimeMs()), true);
+    }
   }
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
     if (record.value() instanceof SourceWatermark w) {
+      long before = clock.low();
       if (clock.accept(w)) {
+        if (clock.low() > before) {
+          stalledSinceMs = context.currentSystemTimeMs();
+        }
         // what this releases is detected at the event time every partition has reached
-        advanceAll(clock.low() == Long.MIN_VALUE ? record.timestamp() : Math.max(0, clock.low() / 1000));
+        advanceAll(clock.low() == Long.MIN_VALUE ? record.timestamp() : Math.max(0, clock.low() / 1000),
+            clock.allIdle());
       }
       return;
     }
@@ -166,7 +197,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   private void sync(String historyId, HistoryState state, long timestampMillis) {
     if (!state.synced) {
       state.synced = true;
-      WindowChecker.Outcome o = state.checker.advance(clock.low(), clock.frontier());
+      WindowChecker.Outcome o = state.checker.advance(clock.low(), false);
       if (o.checked() > 0) {
         publish(historyId, state, o, timestampMillis);
       }
@@ -192,14 +223,15 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
 
   /**
    * Gives every history's checker the clock after a watermark moved it, so that held reads are
-   * released (or given up on) in every history, the quiet ones too.
+   * released in every history, the quiet ones too; with {@code giveUp} (every partition idle, or
+   * the low watermark stalled for the hold limit) the rest of the held reads are given up on.
    */
-  private void advanceAll(long timestampMillis) {
+  private void advanceAll(long timestampMillis, boolean giveUp) {
     for (Map.Entry<String, HistoryState> e : histories.entrySet()) {
       HistoryState s = e.getValue();
       if (s.checker.heldCount() > 0 || !s.synced) {
         s.synced = true;
-        WindowChecker.Outcome o = s.checker.advance(clock.low(), clock.frontier());
+        WindowChecker.Outcome o = s.checker.advance(clock.low(), giveUp);
         if (o.checked() > 0) {
           publish(e.getKey(), s, o, timestampMillis);
         }

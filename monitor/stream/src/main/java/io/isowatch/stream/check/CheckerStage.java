@@ -72,11 +72,11 @@ public final class CheckerStage {
 
   /**
    * @return the window checker's bounds from the monitor's configuration, its read grace on the
-   *     partitions' watermarks with the configured hold limit
+   *     partitions' watermarks
    */
   static WindowConfig windowConfig(MonitorConfig config) {
     return WindowConfig.of(config.windowTransactions(), config.windowTime().toNanos() / 1000,
-        config.readGrace().toNanos() / 1000).withWatermarks(config.sources().holdLimit().toNanos() / 1000);
+        config.readGrace().toNanos() / 1000).withWatermarks();
   }
 
   private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name) {

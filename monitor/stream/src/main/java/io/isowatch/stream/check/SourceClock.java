@@ -13,7 +13,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * The read clock of one checker task: the progress of every partition of the events topic, as the
  * session assembler tasks report it ({@link SourceWatermark}), reduced to a low watermark and a
- * frontier for {@link io.isowatch.checker.window.WindowChecker#advance(long, long)}.
+ * whether every partition is idle, for {@link io.isowatch.checker.window.WindowChecker#advance(long,
+ * boolean)}.
  *
  * <p>Per partition it keeps the largest time received (a restarted assembler task starts again from
  * the records it reads, so a smaller time than one kept says nothing new) and the latest idle flag.
@@ -22,11 +23,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * partition seen); then it is the least time of all partitions, idle ones included: an idle
  * partition is read to its end now, but records that reach it later may carry any event time (a
  * producer that is behind, a replay), so idleness never lets the checker declare a writer absent.
- * The <b>frontier</b> is the largest time of any partition, or {@link Long#MAX_VALUE} when every
- * partition is idle: the input is exhausted for now, and held reads are given up on (counted as
- * unresolved, never published) rather than held without end. A partition whose assembler task does
- * not run sends nothing and holds reads back until the fastest partition is the hold limit past
- * them.
+ * When every partition is idle ({@link #allIdle()}) the input is exhausted for now, and the
+ * checker gives held reads up (counted as unresolved, never published) rather than holding them
+ * without end. A partition whose assembler task does not run sends nothing and holds reads back
+ * until the checker's hold limit.
  *
  * <p>State: one entry per partition in its own changelogged store (key: the partition, 4 bytes
  * big-endian; value: the single-object encoding of the merged watermark), so that a restarted task
@@ -37,7 +37,6 @@ final class SourceClock {
   private final int configuredPartitions;
   private final Map<Integer, SourceWatermark> sources = new TreeMap<>();
   private long low = Long.MIN_VALUE;
-  private long frontier = Long.MIN_VALUE;
   private boolean allIdle;
 
   /**
@@ -66,7 +65,7 @@ final class SourceClock {
    * Takes one watermark in.
    *
    * @param w a watermark from an assembler task
-   * @return whether the low watermark or the frontier moved
+   * @return whether the low watermark moved or every partition became idle
    */
   boolean accept(SourceWatermark w) {
     int p = w.getSourcePartition();
@@ -80,9 +79,9 @@ final class SourceClock {
     sources.put(p, merged);
     store.put(Bytes.wrap(ByteBuffer.allocate(4).putInt(p).array()), RecordCodec.encode(merged));
     long oldLow = low;
-    long oldFrontier = frontier;
+    boolean wasIdle = allIdle;
     recompute();
-    return low != oldLow || frontier != oldFrontier;
+    return low != oldLow || (allIdle && !wasIdle);
   }
 
   /** @return the low watermark, µs ({@link Long#MIN_VALUE} before every partition reported) */
@@ -90,12 +89,9 @@ final class SourceClock {
     return low;
   }
 
-  /**
-   * @return the largest time any partition reported, µs, or {@link Long#MAX_VALUE} when every
-   *     partition is idle
-   */
-  long frontier() {
-    return frontier;
+  /** @return whether every partition has reported and every one is idle (read to its end) */
+  boolean allIdle() {
+    return allIdle;
   }
 
   /** @return how many partitions the clock waits for */
@@ -115,15 +111,12 @@ final class SourceClock {
   private void recompute() {
     boolean complete = !sources.isEmpty() && sources.size() >= expectedPartitions();
     long least = Long.MAX_VALUE;
-    long most = Long.MIN_VALUE;
     boolean idle = true;
     for (SourceWatermark w : sources.values()) {
       least = Math.min(least, w.getTime());
-      most = Math.max(most, w.getTime());
       idle &= w.getIdle();
     }
     allIdle = complete && idle;
     low = complete ? least : Long.MIN_VALUE;
-    frontier = allIdle ? Long.MAX_VALUE : most;
   }
 }

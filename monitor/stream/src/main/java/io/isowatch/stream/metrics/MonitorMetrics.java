@@ -135,6 +135,11 @@ public final class MonitorMetrics {
     unresolvedReads.increment(n);
   }
 
+  /** @return the reads counted by {@link #unresolvedReads} since this instance started */
+  public long unresolvedReadsCount() {
+    return (long) unresolvedReads.count();
+  }
+
   /** Records the latency from the closing transaction's event time to publication. */
   public void checkLatency(Duration latency) {
     checkLatency.record(latency);

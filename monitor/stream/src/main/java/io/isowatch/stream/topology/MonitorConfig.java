@@ -140,10 +140,9 @@ public record MonitorConfig(
    * @param idleAfter how long (wall clock) an assembler task must have read nothing, holding no
    *     transaction back, before it declares its partition idle (read to its end), so that a
    *     partition with no traffic does not hold every read back; default 5 s
-   * @param holdLimit how much further (event time, on the fastest partition's progress) than its end
-   *     time plus the read grace a read may wait for a stalled partition; then it is given up on as
-   *     unresolved: counted ({@code isowatch_reads_unresolved_total}), never published. Default
-   *     5 min
+   * @param holdLimit how long (wall clock) the low watermark may stand still while reads are held
+   *     (a stalled partition); then the reads held are given up on as unresolved: counted ({@code
+   *     isowatch_reads_unresolved_total}), never published. Default 5 min
    */
   public record Sources(int eventsPartitions, Duration idleAfter, Duration holdLimit) {
     /**

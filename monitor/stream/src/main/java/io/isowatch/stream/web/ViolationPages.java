@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * The violations page of the monitor's HTTP endpoint ({@link MetricsEndpoint} route {@value #PATH}):
@@ -39,14 +40,19 @@ public final class ViolationPages implements MetricsEndpoint.Route {
 
   private final RecentViolations recent;
   private final String topic;
+  private final LongSupplier unresolvedReads;
 
   /**
    * @param recent the violations kept
    * @param topic the violations topic they are read from, named on the page
+   * @param unresolvedReads the reads this monitor gave up on as unresolved since it started ({@code
+   *     isowatch_reads_unresolved_total}), shown under the table: they are not violations and are
+   *     not on the topic
    */
-  public ViolationPages(RecentViolations recent, String topic) {
+  public ViolationPages(RecentViolations recent, String topic, LongSupplier unresolvedReads) {
     this.recent = recent;
     this.topic = topic;
+    this.unresolvedReads = unresolvedReads;
   }
 
   @Override
@@ -88,6 +94,11 @@ public final class ViolationPages implements MetricsEndpoint.Route {
           new HtmlPage.Cell(v.getViolationId(), PATH + "/" + URLEncoder.encode(v.getViolationId(), StandardCharsets.UTF_8))));
     }
     page.table(List.of("event time", "history", "anomaly", "weakest level broken", "transactions", "witness"), rows);
+    page.paragraph("Unresolved reads: " + unresolvedReads.getAsLong() + " since this monitor started. A read"
+        + " whose writer had not arrived is given up on when a partition of the events topic stalls past the"
+        + " read hold limit, or every partition goes idle, before all of them pass its end time plus the read"
+        + " grace: the writer's absence is not established, so it is counted (isowatch_reads_unresolved_total),"
+        + " not published (docs/monitoring.md, \"Reads of writers that have not arrived\").");
     return page.html();
   }
 

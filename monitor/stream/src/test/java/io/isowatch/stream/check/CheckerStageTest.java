@@ -98,6 +98,11 @@ class CheckerStageTest {
       }
     }
 
+    /** Moves the driver's wall clock forward, firing the stage's hold-limit punctuation when due. */
+    void wallClock(Duration d) {
+      driver.advanceWallClockTime(d);
+    }
+
     /** Pipes an assembler task's watermark, with a record timestamp of {@code second} seconds. */
     void watermark(SourceWatermark w, long second) {
       in.pipeInput(SessionAssembler.WATERMARK_KEY, w, Instant.ofEpochSecond(second));
@@ -356,19 +361,22 @@ class CheckerStageTest {
   }
 
   /**
-   * A partition that never reports (its assembler task not running) holds every read back until
-   * the fastest partition is the hold limit (5 min) past the reader's end time plus the grace; the
-   * read is then given up on as unresolved: counted, never published.
+   * A partition that never reports (its assembler task not running) holds every read back, however
+   * far the others get, until the low watermark has stood still for the hold limit (5 min of wall
+   * clock); the read is then given up on as unresolved: counted, never published.
    */
   @Test
   void aStalledPartitionEndsInAnUnresolvedCount() {
     try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
       run.watermark(watermark(0, 3, 10, false), 10);
+      run.watermark(watermark(1, 3, 10, false), 10);
       run.pipe(txn("h", "s1", "T1", 0, 10, r("x", 5L)));
-      run.watermark(watermark(0, 3, 339, false), 339);
+      run.watermark(watermark(0, 3, 100_000, false), 100_000);
+      run.watermark(watermark(1, 3, 100_000, false), 100_000);
+      run.wallClock(Duration.ofMinutes(4));
       assertThat(run.out.isEmpty()).isTrue();
       assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
-      run.watermark(watermark(0, 3, 340, false), 340); // 10 + 30 + 300
+      run.wallClock(Duration.ofMinutes(1));
       assertThat(run.out.isEmpty()).isTrue();
       assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(1.0);
       assertThat(count(run.metrics, "isowatch.transactions.checked")).isEqualTo(1.0);
@@ -386,12 +394,12 @@ class CheckerStageTest {
     try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
       run.watermark(watermark(0, 3, 430, false), 430);
       run.watermark(watermark(1, 3, 430, false), 430);
-      run.watermark(watermark(2, 3, 20, false), 20);
+      run.watermark(watermark(2, 3, 40, false), 40);
       run.pipe(txn("h", "s2", "T2", 0, 400, r("y", 7L)));
       run.pipe(txn("h", "s3", "T3", 0, 5, r("z", 8L))); // every partition has passed 5 + 30 s
       assertThat(run.out.readKeyValuesToList()).extracting(kv -> ((Violation) kv.value).getSummary())
           .containsExactly("T3 read z = 8, which no transaction wrote within the read grace period");
-      run.watermark(watermark(2, 3, 20, true), 20);
+      run.watermark(watermark(2, 3, 40, true), 40);
       assertThat(run.out.isEmpty()).isTrue(); // partition 2 may still bring older records
       assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
       run.watermark(watermark(0, 3, 430, true), 430);
@@ -683,6 +691,7 @@ class CheckerStageTest {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     MockProcessorContext<String, SpecificRecord> ctx =
         new MockProcessorContext<>(p, task, dir.toFile());
+    ctx.setCurrentSystemTimeMs(0); // the hold limit's wall clock
     for (StateStore s : stores) {
       if (initStores) {
         s.init(ctx.getStateStoreContext(), s);

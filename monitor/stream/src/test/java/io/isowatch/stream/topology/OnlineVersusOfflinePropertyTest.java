@@ -174,14 +174,14 @@ class OnlineVersusOfflinePropertyTest {
    * @param compared the levels the window decides on this history
    * @param weakestBroken the weakest level of each violation found by a compared check
    */
-  private record Offline(Set<Level> compared, Set<Level> weakestBroken) {}
+  record Offline(Set<Level> compared, Set<Level> weakestBroken) {}
 
   /**
    * The offline checks: read committed, read atomic and causal axiomatically (AWDIT) on every
    * history; on a list-append history also every level by Adya's phenomena (read committed as
    * PL-2), with session order in the graph, as {@code isowatch check} runs them.
    */
-  private static Offline offline(History h) {
+  static Offline offline(History h) {
     boolean listAppend = LevelPlan.hasListAppend(h);
     Set<Level> compared = EnumSet.noneOf(Level.class);
     Set<Level> broken = EnumSet.noneOf(Level.class);
@@ -206,7 +206,7 @@ class OnlineVersusOfflinePropertyTest {
   }
 
   /** @return the levels of {@code compared} at or above the weakest of {@code broken} */
-  private static Set<Level> upwardClosure(Set<Level> broken, Set<Level> compared) {
+  static Set<Level> upwardClosure(Set<Level> broken, Set<Level> compared) {
     Set<Level> out = EnumSet.noneOf(Level.class);
     for (Level l : compared) {
       for (Level b : broken) {

@@ -93,13 +93,14 @@ class ViolationPagesTest {
     recent.add(skew("h2<i>", "id-3", 3, "T<script>", "T4"));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     try (MetricsEndpoint endpoint = MetricsEndpoint.start(registry, "127.0.0.1", 0, Optional.empty(),
-        Map.of(ViolationPages.PATH, new ViolationPages(recent, "isowatch.violations")))) {
+        Map.of(ViolationPages.PATH, new ViolationPages(recent, "isowatch.violations", () -> 3)))) {
       Document all = page(endpoint, "/violations");
       assertThat(all.select("p").first().text()).isEqualTo("Violations published on isowatch.violations, newest"
           + " first, as this monitor reads them (at start it re-reads the last 1000 offsets of each partition)."
           + " The last 1000 are kept in memory (3 now, 3 read in all). Showing 3. Event time: when the"
           + " transaction that revealed the violation ended, by the events' own clock (detectedAt), not when"
           + " the monitor ran.");
+      assertThat(all.select("p").last().text()).startsWith("Unresolved reads: 3 since this monitor started.");
       assertThat(all.select("thead th").eachText()).containsExactly(
           "event time", "history", "anomaly", "weakest level broken", "transactions", "witness");
       assertThat(all.select("tbody tr").eachText()).containsExactly(
