@@ -8,6 +8,7 @@ import io.isowatch.checker.level.Level;
 import io.isowatch.checker.reference.PermissiveHistories;
 import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TrustedClasses;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.assembly.SessionAssembler;
@@ -66,6 +67,7 @@ class PartitionSkewPropertyTest {
 
   @Property(tries = 200)
   void partitionSkewInventsNoViolatedLevelAndMissesNone(@ForAll long seed) throws Exception {
+    TrustedClasses.install(); // Transaction.newBuilder(t) resolves the enums by name
     History h = PermissiveHistories.generate(seed);
     SplittableRandom rnd = new SplittableRandom(seed);
     Order order = topological(h, rnd);
