@@ -5,9 +5,9 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * The converters of every numeric option of the commands: ports and counts, each refusing a value
- * outside its range while the command line is parsed, before anything is contacted. picocli turns
- * the refusal into a usage error (exit 2) naming the option, e.g. {@code Invalid value for option
- * '--metrics-port': 70000 is not a port (0-65535, or -1 for none)}.
+ * outside its range while the command line is parsed, before anything is contacted. The refusal
+ * becomes a usage error (exit 2) naming the option ({@link IsowatchCli}'s usage-error handler), e.g.
+ * {@code --metrics-port: 70000 is not a port (0-65535, or -1 for none)}.
  */
 final class NumberRanges {
   private NumberRanges() {}

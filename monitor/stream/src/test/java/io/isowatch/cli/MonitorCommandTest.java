@@ -105,7 +105,7 @@ class MonitorCommandTest {
           "--partitions", "0");
       assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
       assertThat(run.out()).isEmpty();
-      assertThat(run.err()).isEqualTo("Invalid value for option '--partitions': 0 is not a count (1-2147483647)\n"
+      assertThat(run.err()).isEqualTo("--partitions: 0 is not a count (1-2147483647)\n"
           + "'isowatch monitor --help' lists the options.\n");
       broker.setSoTimeout(1);
       assertThatThrownBy(broker::accept).isInstanceOf(SocketTimeoutException.class);

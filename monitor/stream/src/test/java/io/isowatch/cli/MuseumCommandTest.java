@@ -44,7 +44,7 @@ class MuseumCommandTest {
     CliRun ratio = CliRun.of("museum", "--read-ratio", "2");
 
     assertThat(zero.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(zero.err()).startsWith("Invalid value for option '--schedules': 0 is not a count (1-2147483647)");
+    assertThat(zero.err()).startsWith("--schedules: 0 is not a count (1-2147483647)");
     assertThat(ratio.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(ratio.err()).startsWith("readRatio must be in [0, 1], was 2.0");
   }

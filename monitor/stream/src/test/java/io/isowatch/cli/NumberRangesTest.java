@@ -47,7 +47,7 @@ class NumberRangesTest {
     CliRun run = CliRun.of(args.toArray(String[]::new));
     assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo("Invalid value for option '" + option + "': " + why + "\n'isowatch "
+    assertThat(run.err()).isEqualTo(option + ": " + why + "\n'isowatch "
         + args.get(0) + " --help' lists the options.\n");
   }
 }

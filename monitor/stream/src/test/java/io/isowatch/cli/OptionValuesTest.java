@@ -76,7 +76,7 @@ class OptionValuesTest {
         Arguments.of(List.of("probe", "--isolation", "serializable", "--duration", "soon"),
             "--duration: bad duration 'soon'; expected e.g. 500ms, 30s, 5m, 1h or PT30S"),
         Arguments.of(List.of("probe", "--isolation", "serializable", "--max-appends-per-key", "many"),
-            "--max-appends-per-key: 'many' is not an int"));
+            "--max-appends-per-key: many is not a count (1-2147483647)"));
   }
 
   /** Names are accepted as the types' parsers accept them (any case, {@code _} for {@code -}); museum's in lower case. */
