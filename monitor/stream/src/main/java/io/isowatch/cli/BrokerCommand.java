@@ -1,6 +1,6 @@
 package io.isowatch.cli;
 
-import io.isowatch.stream.kafka.EmbeddedKafka;
+import io.isowatch.stream.kafka.KafkaNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -11,15 +11,16 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.common.utils.Utils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code isowatch broker}: a single-node Kafka broker (KRaft) in this process, the one {@code
- * isowatch demo} uses ({@link EmbeddedKafka}), for trying the monitor, the probe and replay on one
- * machine without Docker or a Kafka installation.
+ * {@code isowatch broker}: a single-node Kafka broker (KRaft) in this process ({@link KafkaNode},
+ * Kafka's own server class on the port asked for), for trying the monitor, the probe and replay on
+ * one machine without Docker or a Kafka installation.
  */
 @Command(
     name = "broker",
@@ -30,8 +31,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     header = "Run a single-node Kafka broker in this process, to try isowatch on one machine.",
     description = {
-      "Starts Kafka's own in-process KRaft node (one broker and controller, the one 'isowatch demo'"
-          + " uses), prints one line with its address once it accepts clients, and runs until"
+      "Starts Kafka's own KRaft node (one broker and controller) in this process, prints one line with its address once it accepts clients, and runs until"
           + " SIGTERM or Ctrl-C, then stops cleanly. Topics are created on first use, or by"
           + " 'isowatch monitor --create-topics'. Its data lives in a new temporary folder (inside"
           + " --data-dir) deleted when it stops: a restarted broker starts empty. For anything that"
@@ -126,16 +126,12 @@ final class BrokerCommand implements Callable<Integer> {
           + dataParent.map(Path::toString).orElse(System.getProperty("java.io.tmpdir")) + ": " + e.getMessage());
       return ExitCode.BAD_INPUT;
     }
-    EmbeddedKafka kafka;
+    KafkaNode kafka;
     try {
-      kafka = EmbeddedKafka.start(host, port, data);
+      kafka = KafkaNode.start(host, port, data);
     } catch (IllegalStateException e) {
       err.println("isowatch broker: " + e.getMessage());
-      try {
-        Files.deleteIfExists(data); // when the test kit did not get to delete it
-      } catch (IOException notEmpty) {
-        err.println("isowatch broker: left " + data + " behind (" + notEmpty + ")");
-      }
+      deleteData(data, err);
       return ExitCode.INTERNAL_ERROR;
     }
     try {
@@ -145,8 +141,18 @@ final class BrokerCommand implements Callable<Integer> {
       stop.await();
     } finally {
       kafka.close();
+      deleteData(data, err);
     }
     return ExitCode.CONSISTENT;
+  }
+
+  /** Deletes the broker's data folder with its content, saying so on {@code err} if it cannot. */
+  private static void deleteData(Path data, PrintWriter err) {
+    try {
+      Utils.delete(data.toFile());
+    } catch (IOException e) {
+      err.println("isowatch broker: left " + data + " behind (" + e + ")");
+    }
   }
 
   /**

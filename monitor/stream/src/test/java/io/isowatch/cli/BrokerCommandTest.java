@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -32,6 +33,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code isowatch broker}: a real broker on the address it prints, and the errors that stop it starting. */
 class BrokerCommandTest {
@@ -41,17 +44,26 @@ class BrokerCommandTest {
   @TempDir Path tmp;
 
   /**
-   * On a free port: a topic created, a record written and read back through the printed address;
-   * stopped as SIGTERM would, it exits 0 and its data folder is gone.
+   * On the port asked for (a free one found first, as {@code --port 9092} would be used), and on port
+   * 0: a topic created, a record written and read back through the printed address, which is the
+   * port asked for; stopped as SIGTERM would, it exits 0 and its data folder is gone.
    */
-  @Test
-  void servesClientsOnThePrintedAddressAndStopsCleanly() throws Exception {
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void servesClientsOnThePrintedAddressAndStopsCleanly(boolean fixedPort) throws Exception {
+    int port = 0;
+    if (fixedPort) {
+      try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+        port = probe.getLocalPort();
+      }
+    }
+    int asked = port;
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CountDownLatch stop = new CountDownLatch(1);
     CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> {
       try {
-        return BrokerCommand.serve("127.0.0.1", 0, Optional.of(tmp), new PrintWriter(out, true),
+        return BrokerCommand.serve("127.0.0.1", asked, Optional.of(tmp), new PrintWriter(out, true),
             new PrintWriter(err, true), stop);
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
@@ -64,6 +76,9 @@ class BrokerCommandTest {
       Matcher ready = READY.matcher(lines.get(0));
       assertThat(ready.matches()).as(lines.get(0)).isTrue();
       String bootstrap = ready.group(1);
+      if (fixedPort) {
+        assertThat(bootstrap).isEqualTo("127.0.0.1:" + asked);
+      }
       Path data = Path.of(ready.group(2));
       assertThat(data.getParent()).isEqualTo(tmp);
       assertThat(data).isDirectory();

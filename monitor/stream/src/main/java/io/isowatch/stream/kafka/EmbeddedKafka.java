@@ -2,7 +2,6 @@ package io.isowatch.stream.kafka;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,15 +41,13 @@ public final class EmbeddedKafka implements AutoCloseable {
       "group.initial.rebalance.delay.ms", "0");
 
   private final KafkaClusterTestKit cluster;
-  private final Optional<String> host;
   private final Admin admin;
 
-  private EmbeddedKafka(KafkaClusterTestKit cluster, Optional<String> host, Properties adminSettings) {
+  private EmbeddedKafka(KafkaClusterTestKit cluster, Properties adminSettings) {
     this.cluster = cluster;
-    this.host = host;
     Properties props = new Properties();
     props.putAll(adminSettings);
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     this.admin = Admin.create(props);
   }
 
@@ -79,41 +76,13 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @throws IllegalStateException if the node cannot be started (cause attached)
    */
   public static EmbeddedKafka start(Map<String, String> brokerSettings, Properties adminSettings) {
-    return start(brokerSettings, adminSettings, Optional.empty(), Optional.empty());
-  }
-
-  /**
-   * As {@link #start()}, with the client listener on a given address, as {@code isowatch broker}
-   * runs it: clients connect to {@code host:port}, which the broker also advertises. The node's
-   * KRaft controller listens on a free port of its own, on every interface (the test kit binds it
-   * before the node starts); it speaks only the controller protocol.
-   *
-   * @param host the address to listen on and advertise, e.g. {@code 127.0.0.1}; clients must be
-   *     able to reach it, so not a wildcard such as {@code 0.0.0.0}
-   * @param port the port, 0 for a free one ({@link #bootstrapServers} tells which)
-   * @param dataDirectory the folder of the node's log directories; it must exist, and it is deleted
-   *     with its content by {@link #close}
-   * @return the running cluster
-   * @throws IllegalStateException if the node cannot be started (cause attached), e.g. the port is
-   *     taken
-   */
-  public static EmbeddedKafka start(String host, int port, Path dataDirectory) {
-    TestKitNodes defaults = new TestKitNodes.Builder().setCombined(true).build();
-    String listeners = defaults.brokerListenerName().value() + "://" + host + ":" + port + ","
-        + defaults.controllerListenerName().value() + "://localhost:0";
-    return start(Map.of("listeners", listeners), new Properties(), Optional.of(host), Optional.of(dataDirectory));
-  }
-
-  private static EmbeddedKafka start(Map<String, String> brokerSettings, Properties adminSettings,
-      Optional<String> host, Optional<Path> dataDirectory) {
     KafkaClusterTestKit cluster = null;
     try {
-      TestKitNodes.Builder nodesBuilder = new TestKitNodes.Builder()
+      TestKitNodes nodes = new TestKitNodes.Builder()
           .setCombined(true)
           .setNumBrokerNodes(1)
-          .setNumControllerNodes(1);
-      dataDirectory.ifPresent(nodesBuilder::setBaseDirectory);
-      TestKitNodes nodes = nodesBuilder.build();
+          .setNumControllerNodes(1)
+          .build();
       KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
       SINGLE_NODE_SETTINGS.forEach(builder::setConfigProp);
       brokerSettings.forEach(builder::setConfigProp);
@@ -121,7 +90,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       formatQuietly(cluster);
       cluster.startup();
       cluster.waitForReadyBrokers();
-      return new EmbeddedKafka(cluster, host, adminSettings);
+      return new EmbeddedKafka(cluster, adminSettings);
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -131,13 +100,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
-  /**
-   * @return {@code host:port} of the broker's client listener (plaintext unless configured
-   *     otherwise): {@code localhost:PORT}, or the host given to {@link #start(String, int, Path)}
-   */
+  /** @return {@code host:port} of the broker's client listener (plaintext unless configured otherwise) */
   public String bootstrapServers() {
-    return host.map(h -> h + ":" + cluster.brokers().values().iterator().next()
-        .boundPort(cluster.nodes().brokerListenerName())).orElseGet(cluster::bootstrapServers);
+    return cluster.bootstrapServers();
   }
 
   /** @return an admin client of this cluster, shared; closed by {@link #close} */
