@@ -65,9 +65,9 @@ record CliRun(int exitCode, String out, String err) {
 
   /**
    * @return the path of an example history under {@code docs/examples/} (tests run in the module's
-   *     directory, {@code monitor/stream})
+   *     directory, {@code app})
    */
   static Path sample(String name) {
-    return Path.of("../../docs/examples", name).toAbsolutePath().normalize();
+    return Path.of("../docs/examples", name).toAbsolutePath().normalize();
   }
 }

@@ -60,8 +60,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(KafkaBroker.class)
 class DeployMetricNamesTest {
-  /** The repository's {@code deploy/} folder; tests run in the module's directory, {@code monitor/stream}. */
-  static final Path DEPLOY = Path.of("../../deploy").toAbsolutePath().normalize();
+  /** The repository's {@code deploy/} folder; tests run in the module's directory, {@code app}. */
+  static final Path DEPLOY = Path.of("../deploy").toAbsolutePath().normalize();
   private static final Set<String> PROMETHEUS_OWN = Set.of("up");
   private static final Path SCRAPE_FILE = Path.of("target", "deploy-metrics-scrape.txt");
 
