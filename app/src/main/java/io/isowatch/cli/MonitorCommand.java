@@ -2,8 +2,8 @@ package io.isowatch.cli;
 
 import io.isowatch.checker.level.Level;
 import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MetricsEndpoint;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.isowatch.cli;
 
-import io.isowatch.stream.topology.MonitorConfig;
+import io.isowatch.stream.config.MonitorConfig;
 import java.util.Optional;
 import java.util.Properties;
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.isowatch.connectors.kafka.KafkaTransactionSink;
-import io.isowatch.stream.topology.MonitorConfig;
+import io.isowatch.stream.config.MonitorConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringReader;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MetricsEndpoint;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.isowatch.checker.level.Level;
 import io.isowatch.schemas.Violation;
+import io.isowatch.stream.check.CheckerStage;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.metrics.MetricsEndpoint;
-import io.isowatch.stream.topology.MonitorConfig;
-import io.isowatch.stream.topology.MonitorTopology;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,7 +52,7 @@ class MonitorPrintsOwnViolationsTest {
       TopicRecords.Read first = published().get(0);
       try (KafkaProducer<String, byte[]> other = producer()) {
         ProducerRecord<String, byte[]> theirs = new ProducerRecord<>(VIOLATIONS, first.key(), first.raw());
-        theirs.headers().add(MonitorTopology.APPLICATION_ID_HEADER, "other-app".getBytes(StandardCharsets.UTF_8));
+        theirs.headers().add(CheckerStage.APPLICATION_ID_HEADER, "other-app".getBytes(StandardCharsets.UTF_8));
         other.send(theirs).get();
         other.send(new ProducerRecord<>(VIOLATIONS, first.key(), first.raw())).get();
       }

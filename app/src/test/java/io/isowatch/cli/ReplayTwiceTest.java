@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.isowatch.checker.level.Level;
 import io.isowatch.schemas.DeadLetter;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.TopicRecords;
 import io.isowatch.stream.metrics.MetricsEndpoint;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.Topics;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.isowatch.stream.app;
 
 import io.isowatch.cli.IsowatchCli;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.EmbeddedKafka;
 import io.isowatch.stream.kafka.Topics;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.isowatch.stream.topology;
+package io.isowatch.stream.config;
 
 import io.isowatch.checker.level.Level;
 import java.time.Duration;

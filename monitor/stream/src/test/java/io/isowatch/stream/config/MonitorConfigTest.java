@@ -1,10 +1,10 @@
-package io.isowatch.stream.topology;
+package io.isowatch.stream.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.isowatch.checker.level.Level;
-import io.isowatch.stream.topology.MonitorConfig.Limits;
+import io.isowatch.stream.config.MonitorConfig.Limits;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
