@@ -87,7 +87,7 @@ class RegistryServerTest {
             "Apicurio Registry runner jar not found: "
                 + absent
                 + "; build it from the repository root with:"
-                + " mvn -B -pl deploy/schema-registry process-resources");
+                + " mvn -B -pl testing/schema-registry process-resources");
   }
 
   private HttpResponse<String> get(String uri) throws Exception {

@@ -47,7 +47,7 @@ public final class RegistryServer implements AutoCloseable {
 
   /** The command, run from the repository root, that unpacks the registry this class launches. */
   public static final String BUILD_COMMAND =
-      "mvn -B -pl deploy/schema-registry process-resources";
+      "mvn -B -pl testing/schema-registry process-resources";
 
   /**
    * Options of the child JVM: a small heap, the serial collector and the C1 compiler only, so that
