@@ -65,12 +65,12 @@ final class CheckPlan {
    *     satisfied, or null if the weakest checked is not
    * @param weakestBroken the weakest level broken, or null if none
    */
-  record Ladder(Level strongestSatisfied, Level weakestBroken) {
-    static Ladder of(List<CheckReport.LevelOutcome> outcomes) {
+  record LadderPosition(Level strongestSatisfied, Level weakestBroken) {
+    static LadderPosition of(List<CheckReport.LevelOutcome> outcomes) {
       Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
       for (CheckReport.LevelOutcome o : outcomes) {
         Verdict v = o.result().verdict();
-        verdicts.merge(o.result().level(), v, Ladder::worse);
+        verdicts.merge(o.result().level(), v, LadderPosition::worse);
       }
       Level satisfied = null;
       boolean stillSatisfied = true;
@@ -85,7 +85,7 @@ final class CheckPlan {
           broken = e.getKey();
         }
       }
-      return new Ladder(satisfied, broken);
+      return new LadderPosition(satisfied, broken);
     }
 
     private static Verdict worse(Verdict a, Verdict b) {

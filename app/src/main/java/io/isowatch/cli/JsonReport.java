@@ -87,7 +87,7 @@ public final class JsonReport {
       }
     }
     if (report.ladder()) {
-      CheckPlan.Ladder ladder = CheckPlan.Ladder.of(report.levels());
+      CheckPlan.LadderPosition ladder = CheckPlan.LadderPosition.of(report.levels());
       ObjectNode node = root.putObject("ladder");
       node.put("strongestSatisfied", ladder.strongestSatisfied() == null ? null : ladder.strongestSatisfied().cliName());
       node.put("weakestBroken", ladder.weakestBroken() == null ? null : ladder.weakestBroken().cliName());

@@ -1,6 +1,6 @@
 package io.isowatch.cli;
 
-import io.isowatch.enginesim.ladder.Ladder;
+import io.isowatch.enginesim.ladder.LadderRun;
 import io.isowatch.enginesim.ladder.Museum;
 import io.isowatch.enginesim.ladder.Rung;
 import io.isowatch.enginesim.ladder.RungResult;
@@ -17,7 +17,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code isowatch museum}: runs the ladder of simulated engines ({@link Ladder}) and prints it
+ * {@code isowatch museum}: runs the ladder of simulated engines ({@link LadderRun}) and prints it
  * ({@link Museum}). Exit code 0 when every rung is sound and every rung below serializable admitted
  * the anomaly the next rung forbids, 1 otherwise.
  */
@@ -58,29 +58,29 @@ final class MuseumCommand implements Callable<Integer> {
 
   @Option(names = "--schedules", paramLabel = "N", converter = NumberRanges.Count.class,
       description = "Seeded schedules per rung (default: ${DEFAULT-VALUE}).")
-  private int schedules = Ladder.DEFAULT_SCHEDULES;
+  private int schedules = LadderRun.DEFAULT_SCHEDULES;
 
   @Option(names = "--seed", paramLabel = "S",
       description = "First seed; the schedules use seeds S .. S+N-1 (default: ${DEFAULT-VALUE}).")
   private long seed;
 
   @Option(names = "--sessions", converter = NumberRanges.Count.class, description = "Sessions per history (default: ${DEFAULT-VALUE}).")
-  private int sessions = Ladder.CONTENDED.sessions();
+  private int sessions = LadderRun.CONTENDED.sessions();
 
   @Option(names = "--keys", converter = NumberRanges.Count.class, description = "Keys per history (default: ${DEFAULT-VALUE}).")
-  private int keys = Ladder.CONTENDED.keys();
+  private int keys = LadderRun.CONTENDED.keys();
 
   @Option(names = "--txns-per-session", paramLabel = "T", converter = NumberRanges.Count.class,
       description = "Transactions per session (default: ${DEFAULT-VALUE}).")
-  private int txnsPerSession = Ladder.CONTENDED.txnsPerSession();
+  private int txnsPerSession = LadderRun.CONTENDED.txnsPerSession();
 
   @Option(names = "--ops-per-txn", paramLabel = "OPS", converter = NumberRanges.Count.class,
       description = "Operations per transaction (default: ${DEFAULT-VALUE}).")
-  private int opsPerTxn = Ladder.CONTENDED.opsPerTxn();
+  private int opsPerTxn = LadderRun.CONTENDED.opsPerTxn();
 
   @Option(names = "--read-ratio", paramLabel = "R",
       description = "Probability that an operation reads, in [0, 1] (default: ${DEFAULT-VALUE}).")
-  private double readRatio = Ladder.CONTENDED.readRatio();
+  private double readRatio = LadderRun.CONTENDED.readRatio();
 
   @Option(names = "--key-distribution", paramLabel = "D", converter = DistributionConverter.class,
       description = "How operations pick keys: uniform or zipf (default: uniform).")
@@ -94,7 +94,7 @@ final class MuseumCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    List<RungResult> results = Ladder.run(workload, schedules, seed);
+    List<RungResult> results = LadderRun.run(workload, schedules, seed);
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "The isolation ladder over %d schedules per rung (seeds %d..%d): %d sessions, %d keys"
             + " (%s), %d transactions per session, %d operations each, read ratio %s%n%n",

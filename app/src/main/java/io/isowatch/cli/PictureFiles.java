@@ -45,7 +45,7 @@ final class PictureFiles {
       page.paragraph(TextReport.verdictLine(o.label(), o.result()));
     }
     if (report.ladder()) {
-      page.paragraph(CheckPlan.Ladder.of(report.levels()).line());
+      page.paragraph(CheckPlan.LadderPosition.of(report.levels()).line());
     }
     TextReport.shown(report, limit).notShown().forEach(page::paragraph);
     List<WitnessView> views = views(report, limit);

@@ -4,7 +4,7 @@ import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Violation;
-import io.isowatch.enginesim.ladder.Ladder;
+import io.isowatch.enginesim.ladder.LadderRun;
 import io.isowatch.enginesim.ladder.Rung;
 import io.isowatch.enginesim.workload.WorkloadSpec;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * simulator's engine and workload for a level exactly as the ladder builds them ({@link Rung}: the
  * MVCC engine at read uncommitted, read committed, snapshot isolation and serializable, the
  * replicated stores at read atomic and causal consistency; list-append at snapshot isolation and
- * serializable, rw-register below), run by {@link Ladder#history} on a contended workload of
+ * serializable, rw-register below), run by {@link LadderRun#history} on a contended workload of
  * {@value #SESSIONS} sessions over {@value #KEYS} keys, {@value #OPS_PER_TXN} operations per
  * transaction, read ratio {@value #READ_RATIO} (docs/simulator.md). At snapshot isolation about half
  * of the transactions commit and write skews (G2-item) appear in every few hundred transactions.
@@ -70,7 +70,7 @@ final class SimulatedRun {
    * @throws IllegalArgumentException if {@code transactions < 1}
    */
   static History history(Level level, int transactions, long seed) {
-    return Ladder.history(rung(level), spec(transactions, seed), seed);
+    return LadderRun.history(rung(level), spec(transactions, seed), seed);
   }
 
   /**

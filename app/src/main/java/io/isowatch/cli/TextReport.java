@@ -61,7 +61,7 @@ public final class TextReport {
       out.println(verdictLine(o.label(), o.result()));
     }
     if (report.ladder()) {
-      out.println(CheckPlan.Ladder.of(report.levels()).line());
+      out.println(CheckPlan.LadderPosition.of(report.levels()).line());
     }
     WitnessRenderer renderer = new WitnessRenderer(report.history());
     Shown shown = shown(report, limit);

@@ -11,7 +11,7 @@ import java.util.Set;
  * A level forbids everything the levels below it forbid (the ladder RU ⊂ RC ⊂ RA ⊂ CC ⊂ SI ⊂ SER).
  * "Weakest level broken" by a violation is read from here, never from if-chains.
  */
-public final class Ladder {
+public final class ForbiddenAnomalies {
   private static final Map<Anomaly, Level> WEAKEST_FORBIDDING = new EnumMap<>(Anomaly.class);
 
   static {
@@ -54,7 +54,7 @@ public final class Ladder {
     WEAKEST_FORBIDDING.put(Anomaly.DIRTY_UPDATE, Level.READ_COMMITTED);
   }
 
-  private Ladder() {}
+  private ForbiddenAnomalies() {}
 
   /**
    * @param anomaly any anomaly

@@ -20,7 +20,7 @@ import java.util.List;
  * <p>Cost: 6 × schedules simulations and 11 × schedules checks of small histories (the {@link
  * #CONTENDED} spec: 24 transactions, 96 operations); about a second per 150 schedules on one core.
  */
-public final class Ladder {
+public final class LadderRun {
   /**
    * The ladder's default workload: 4 sessions on 3 keys (uniform), 6 transactions per session, 4
    * operations each, 60% of them reads; the seed is replaced per schedule. Contended enough that
@@ -31,7 +31,7 @@ public final class Ladder {
   /** The number of schedules the issue asks for at least. */
   public static final int DEFAULT_SCHEDULES = 150;
 
-  private Ladder() {}
+  private LadderRun() {}
 
   /**
    * @param spec the workload parameters (its seed is ignored)

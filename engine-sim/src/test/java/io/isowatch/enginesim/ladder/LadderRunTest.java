@@ -10,15 +10,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The ladder, every cell asserted: each rung sound over 150 seeded schedules of {@link
- * Ladder#CONTENDED}, each admitting the anomaly the next rung forbids at a pinned seed, the commit
+ * LadderRun#CONTENDED}, each admitting the anomaly the next rung forbids at a pinned seed, the commit
  * rates exact, and serializable committing at least 40% under this contention.
  */
-class LadderTest {
+class LadderRunTest {
   private static List<RungResult> ladder;
 
   @BeforeAll
   static void runTheLadder() {
-    ladder = Ladder.run(Ladder.CONTENDED, Ladder.DEFAULT_SCHEDULES, 0);
+    ladder = LadderRun.run(LadderRun.CONTENDED, LadderRun.DEFAULT_SCHEDULES, 0);
   }
 
   private static RungResult rung(Rung r) {
@@ -94,7 +94,7 @@ class LadderTest {
 
   @Test
   void noScheduleIsRefused() {
-    assertThatThrownBy(() -> Ladder.run(Rung.SER, Ladder.CONTENDED, 0, 0))
+    assertThatThrownBy(() -> LadderRun.run(Rung.SER, LadderRun.CONTENDED, 0, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("schedules must be at least 1, was 0");
   }
