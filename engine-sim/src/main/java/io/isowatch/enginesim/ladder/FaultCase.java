@@ -18,7 +18,7 @@ import io.isowatch.enginesim.workload.WorkloadSpec;
  * How each {@link Fault} switch is caught: the engine it is switched on in, the workload, the
  * checker that must see it and the anomaly it must report, and the number of seeds within which it
  * must (the bound {@code docs/simulator.md} documents and {@code FaultCaseTest} asserts). Seeds run
- * as in the {@link Ladder}: workload {@code spec.withSeed(s)}, schedule {@link
+ * as in the {@link LadderRun}: workload {@code spec.withSeed(s)}, schedule {@link
  * WorkloadSpec#scheduleSeed()}.
  */
 public enum FaultCase {
@@ -70,7 +70,7 @@ public enum FaultCase {
     return checkAt;
   }
 
-  /** @return within how many seeds (0, 1, ... bound-1 of {@link Ladder#CONTENDED}) it must be caught */
+  /** @return within how many seeds (0, 1, ... bound-1 of {@link LadderRun#CONTENDED}) it must be caught */
   public int seedBound() {
     return seedBound;
   }

@@ -13,7 +13,7 @@ public final class Museum {
   private Museum() {}
 
   /**
-   * @param results the rungs, from {@link Ladder#run}
+   * @param results the rungs, from {@link LadderRun#run}
    * @return a header line and one line per rung, each ending in the platform's line separator; e.g.
    *     {@code SI mvcc list-append sound over 150 schedules admits G2-item at seed 0 (123 of 150)
    *     52.6% (1894 of 3600)} (padded into columns)

@@ -10,7 +10,7 @@ import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Violation;
-import io.isowatch.enginesim.ladder.Ladder;
+import io.isowatch.enginesim.ladder.LadderRun;
 import io.isowatch.enginesim.ladder.Rung;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,7 +39,7 @@ class ExportedVerdictsTest {
     int violated = 0;
     for (int i = 0; i < rungs.length; i++) {
       for (long seed : seeds[i]) {
-        History simulated = Ladder.history(rungs[i], Ladder.CONTENDED, seed);
+        History simulated = LadderRun.history(rungs[i], LadderRun.CONTENDED, seed);
         List<Path> files = SimExport.writeAll(simulated, dir, rungs[i] + "-" + seed);
         assertThat(files).extracting(p -> p.getFileName().toString())
             .containsExactly(rungs[i] + "-" + seed + ".jsonl", rungs[i] + "-" + seed + ".plume.txt");
@@ -61,7 +61,7 @@ class ExportedVerdictsTest {
 
   @Test
   void ednOfTheSnapshotIsolationRungIsG2ItemForTheListAppendChecker() throws Exception {
-    History simulated = Ladder.history(Rung.SI, Ladder.CONTENDED, 0);
+    History simulated = LadderRun.history(Rung.SI, LadderRun.CONTENDED, 0);
     List<Path> files = SimExport.writeAll(simulated, dir, "si-0");
     assertThat(files.get(1).getFileName().toString()).isEqualTo("si-0.edn");
 

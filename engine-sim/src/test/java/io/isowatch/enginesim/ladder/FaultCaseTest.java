@@ -14,7 +14,7 @@ class FaultCaseTest {
   void everyFaultIsCaughtWithinItsBound() {
     Map<FaultCase, Long> first = new EnumMap<>(FaultCase.class);
     for (FaultCase f : FaultCase.values()) {
-      first.put(f, f.firstCaught(Ladder.CONTENDED, f.seedBound()));
+      first.put(f, f.firstCaught(LadderRun.CONTENDED, f.seedBound()));
     }
 
     assertThat(first).containsExactly(

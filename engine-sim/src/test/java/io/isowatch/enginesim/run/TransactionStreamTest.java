@@ -6,7 +6,7 @@ import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
-import io.isowatch.enginesim.ladder.Ladder;
+import io.isowatch.enginesim.ladder.LadderRun;
 import io.isowatch.enginesim.ladder.Rung;
 import io.isowatch.enginesim.workload.ListAppendWorkload;
 import io.isowatch.enginesim.workload.WorkloadSpec;
@@ -30,9 +30,9 @@ class TransactionStreamTest {
   @Test
   void theSameSeedGivesTheSameJsonLinesByteForByteOnEveryRung() throws Exception {
     for (Rung r : Rung.values()) {
-      byte[] first = jsonl(Ladder.history(r, Ladder.CONTENDED, 42), r + "-a");
-      byte[] again = jsonl(Ladder.history(r, Ladder.CONTENDED, 42), r + "-b");
-      byte[] other = jsonl(Ladder.history(r, Ladder.CONTENDED, 43), r + "-c");
+      byte[] first = jsonl(LadderRun.history(r, LadderRun.CONTENDED, 42), r + "-a");
+      byte[] again = jsonl(LadderRun.history(r, LadderRun.CONTENDED, 42), r + "-b");
+      byte[] other = jsonl(LadderRun.history(r, LadderRun.CONTENDED, 43), r + "-c");
 
       assertThat(again).as("%s", r).isEqualTo(first);
       assertThat(other).as("%s", r).isNotEqualTo(first);

@@ -50,12 +50,6 @@ public final class LevelPlan {
     public Checker batch(boolean sessionOrder) {
       return model == Model.AXIOMATIC ? Checkers.forLevel(level) : Checkers.adya(level, sessionOrder);
     }
-
-    /** @return how the level is named in reports: the level, qualified when it is Adya's PL-2 */
-    public String label() {
-      return level == Level.READ_COMMITTED && model == Model.ADYA
-          ? level.cliName() + " (Adya PL-2)" : level.cliName();
-    }
   }
 
   private LevelPlan() {}

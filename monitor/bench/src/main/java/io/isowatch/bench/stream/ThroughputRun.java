@@ -2,9 +2,9 @@ package io.isowatch.bench.stream;
 
 import io.isowatch.checker.level.Level;
 import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.EmbeddedKafka;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.isowatch.stream.topology.MonitorConfig;
 import io.micrometer.core.instrument.Counter;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

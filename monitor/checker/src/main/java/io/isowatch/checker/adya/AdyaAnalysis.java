@@ -1,7 +1,7 @@
 package io.isowatch.checker.adya;
 
 import io.isowatch.checker.level.Anomaly;
-import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.Violation;
@@ -35,7 +35,7 @@ record AdyaAnalysis(List<Violation> violations, Set<Anomaly> incomplete, int unr
    * @return the analysis
    */
   static AdyaAnalysis run(Scope scope, Level level, boolean sessionOrder, boolean thinAir) {
-    Set<Anomaly> forbidden = Ladder.forbiddenAt(level);
+    Set<Anomaly> forbidden = ForbiddenAnomalies.forbiddenAt(level);
     VersionOrder vo = new VersionOrder(scope);
     RegisterVersions rv = new RegisterVersions(scope);
     List<Violation> out = new ArrayList<>();
@@ -67,6 +67,6 @@ record AdyaAnalysis(List<Violation> violations, Set<Anomaly> incomplete, int unr
       edges.add(dg.toEdge(e));
       dg.evidence(e, ops);
     }
-    return new Violation(anomaly, Ladder.weakestForbidding(anomaly), new Witness(txns, ops, edges));
+    return new Violation(anomaly, ForbiddenAnomalies.weakestForbidding(anomaly), new Witness(txns, ops, edges));
   }
 }

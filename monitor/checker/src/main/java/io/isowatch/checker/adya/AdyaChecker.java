@@ -3,7 +3,7 @@ package io.isowatch.checker.adya;
 import io.isowatch.checker.Checker;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Anomaly;
-import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.witness.CheckResult;
@@ -24,7 +24,7 @@ import java.util.Set;
  * committed transactions and those of unknown outcome whose writes were seen; its strongly
  * connected components (iterative Tarjan); in each, the shortest cycle of each class the level
  * forbids, each class searched on its own ({@link CycleSearch}). Every violation the level forbids
- * ({@link io.isowatch.checker.level.Ladder#forbiddenAt}) is reported, naming the weakest level it
+ * ({@link io.isowatch.checker.level.ForbiddenAnomalies#forbiddenAt}) is reported, naming the weakest level it
  * breaks. With session order, a cycle that needs an {@code so} edge has one in its witness.
  *
  * <p>Complexity: O(operations + total read length + edges) for everything but the cycle search,
@@ -92,7 +92,7 @@ public final class AdyaChecker implements Checker {
   @Override
   public CheckResult check(History history) {
     AdyaAnalysis a = AdyaAnalysis.run(new Scope(history, history.txnCount()), level, sessionOrder, true);
-    boolean orderUnknown = a.unrecoveredKeys() > 0 && Ladder.forbiddenAt(level).contains(Anomaly.G_SINGLE);
+    boolean orderUnknown = a.unrecoveredKeys() > 0 && ForbiddenAnomalies.forbiddenAt(level).contains(Anomaly.G_SINGLE);
     if (a.violations().isEmpty() && orderUnknown) {
       return new CheckResult(level, Verdict.UNKNOWN, a.violations(), "the version order of "
           + a.unrecoveredKeys() + (a.unrecoveredKeys() == 1 ? " register key" : " register keys")

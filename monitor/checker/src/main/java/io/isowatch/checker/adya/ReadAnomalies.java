@@ -4,7 +4,7 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Anomaly;
-import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -74,7 +74,7 @@ final class ReadAnomalies {
   }
 
   private void report(Anomaly anomaly, List<Integer> txns, List<Integer> ops) {
-    out.add(new Violation(anomaly, Ladder.weakestForbidding(anomaly), new Witness(txns, ops, List.of())));
+    out.add(new Violation(anomaly, ForbiddenAnomalies.weakestForbidding(anomaly), new Witness(txns, ops, List.of())));
   }
 
   private void read(int t, int r) {

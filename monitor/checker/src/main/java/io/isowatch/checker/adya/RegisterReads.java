@@ -4,7 +4,7 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Anomaly;
-import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
 import java.util.List;
@@ -65,6 +65,6 @@ final class RegisterReads {
   }
 
   private static void report(List<Violation> out, Anomaly a, List<Integer> txns, List<Integer> ops) {
-    out.add(new Violation(a, Ladder.weakestForbidding(a), new Witness(txns, ops, List.of())));
+    out.add(new Violation(a, ForbiddenAnomalies.weakestForbidding(a), new Witness(txns, ops, List.of())));
   }
 }

@@ -5,7 +5,7 @@ import io.isowatch.checker.graph.Digraph;
 import io.isowatch.checker.graph.PathFinder;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Anomaly;
-import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.Edge;
@@ -94,7 +94,7 @@ final class CommitOrderCycles {
     List<Integer> txns = new ArrayList<>();
     List<Edge> edges = new ArrayList<>();
     List<Edge> support = new ArrayList<>();
-    Level level = Ladder.weakestForbidding(Anomaly.COMMIT_ORDER_CYCLE);
+    Level level = ForbiddenAnomalies.weakestForbidding(Anomaly.COMMIT_ORDER_CYCLE);
     for (int e : cycle) {
       txns.add(from.applyAsInt(e) - 1);
       Edge edge = table.toEdge(e, from.applyAsInt(e), to.applyAsInt(e));

@@ -4,7 +4,7 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Anomaly;
-import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -231,6 +231,6 @@ final class ReadResolver {
     if (writeOp >= 0 && !ops.contains(writeOp)) {
       ops.add(writeOp);
     }
-    return new Violation(a, Ladder.weakestForbidding(a), new Witness(txns, ops, List.of()));
+    return new Violation(a, ForbiddenAnomalies.weakestForbidding(a), new Witness(txns, ops, List.of()));
   }
 }

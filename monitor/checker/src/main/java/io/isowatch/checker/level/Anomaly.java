@@ -3,7 +3,7 @@ package io.isowatch.checker.level;
 import java.util.Locale;
 
 /**
- * Kinds of violation a checker reports. Which level forbids which kind is in {@link Ladder}.
+ * Kinds of violation a checker reports. Which level forbids which kind is in {@link ForbiddenAnomalies}.
  *
  * <p>The first group are the basic axioms of every level (Biswas &amp; Enea, OOPSLA 2019, §3;
  * AWDIT, PLDI 2025, §2); then the commit-order cycle of the saturation-based checks; then Adya's

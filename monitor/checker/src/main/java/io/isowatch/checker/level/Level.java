@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * <p>Read committed, read atomic and causal consistency are meant in the axiomatic sense of Biswas
  * &amp; Enea (OOPSLA 2019) as checked by AWDIT (Møldrup &amp; Pavlogiannis, PLDI 2025); read
  * uncommitted, snapshot isolation and serializable in Adya's sense (PL-1, PL-SI, PL-3; Adya, MIT
- * 1999, §4) as checked on list-append histories. {@link Ladder} says what each level forbids.
+ * 1999, §4) as checked on list-append histories. {@link ForbiddenAnomalies} says what each level forbids.
  */
 public enum Level {
   READ_UNCOMMITTED,

@@ -5,7 +5,7 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Anomaly;
-import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Violation;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -349,7 +349,7 @@ public final class WindowChecker {
   /**
    * @return the checks violated so far (counting every violation found, also those deduplicated),
    *     in the vocabulary of {@link LevelPlan#checks} for the whole ladder; for the Adya checks, a
-   *     level counts as violated when a violation found breaks it ({@link Ladder#forbids})
+   *     level counts as violated when a violation found breaks it ({@link ForbiddenAnomalies#forbids})
    */
   public Set<LevelPlan.Check> violatedChecks() {
     return Collections.unmodifiableSet(violated);
@@ -776,7 +776,7 @@ public final class WindowChecker {
     }
     for (LevelPlan.Check c : LevelPlan.checks(List.of(Level.values()), listAppend)) {
       boolean sameModel = check == null || c.model() == LevelPlan.Model.ADYA;
-      if (sameModel && Ladder.forbids(c.level(), a)) {
+      if (sameModel && ForbiddenAnomalies.forbids(c.level(), a)) {
         violated.add(c);
       }
     }
@@ -794,7 +794,7 @@ public final class WindowChecker {
         + ", which no transaction wrote within the read grace period";
     Generation g = generations.get(generations.size() - 1);
     WindowViolation v = new WindowViolation(id, null, Anomaly.THIN_AIR_READ,
-        Ladder.weakestForbidding(Anomaly.THIN_AIR_READ), summary, List.of(txn), List.of(),
+        ForbiddenAnomalies.weakestForbidding(Anomaly.THIN_AIR_READ), summary, List.of(txn), List.of(),
         g.minTime(), g.maxTime(), g.size(), streamTime, seq);
     reported.put(id, seq);
     journal.reported(id, seq);

@@ -9,7 +9,7 @@ import io.isowatch.checker.level.Level;
  * @param anomaly what kind of violation
  * @param weakestLevelBroken the weakest level this evidence alone breaks: for a cycle, the strongest
  *     level any of its edges needs ({@link Because#level()}), at least the level the {@link
- *     io.isowatch.checker.level.Ladder} gives the anomaly
+ *     io.isowatch.checker.level.ForbiddenAnomalies} gives the anomaly
  * @param witness the evidence
  */
 public record Violation(Anomaly anomaly, Level weakestLevelBroken, Witness witness) {}

@@ -3,7 +3,7 @@ package io.isowatch.checker.reference;
 import io.isowatch.checker.Checker;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Anomaly;
-import io.isowatch.checker.level.Ladder;
+import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.reference.ReferenceReads.Read;
 import io.isowatch.checker.witness.CheckResult;
@@ -61,7 +61,7 @@ public final class ReferenceChecker implements Checker {
           }
           ops.add(r.writeOp());
         }
-        out.add(new Violation(r.anomaly(), Ladder.weakestForbidding(r.anomaly()),
+        out.add(new Violation(r.anomaly(), ForbiddenAnomalies.weakestForbidding(r.anomaly()),
             new Witness(txns, ops, List.of())));
       }
     }

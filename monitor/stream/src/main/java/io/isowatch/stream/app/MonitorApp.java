@@ -1,8 +1,8 @@
 package io.isowatch.stream.app;
 
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.isowatch.stream.topology.MonitorConfig;
 import io.isowatch.stream.topology.MonitorTopology;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;

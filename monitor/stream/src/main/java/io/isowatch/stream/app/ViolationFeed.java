@@ -4,7 +4,7 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.schemas.serde.WireFormat;
-import io.isowatch.stream.topology.MonitorTopology;
+import io.isowatch.stream.check.CheckerStage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -33,7 +33,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  *
  * <p>Several monitor applications may publish to one violations topic, and any producer may write
  * to it. Given an application id, the feed hands over only the records whose header {@value
- * MonitorTopology#APPLICATION_ID_HEADER} holds that id, which the checker sets on every violation
+ * CheckerStage#APPLICATION_ID_HEADER} holds that id, which the checker sets on every violation
  * it publishes, and skips the others silently: the record is the only place that says who
  * published it (the {@code Violation} schema has no such field, and two applications may check the
  * same {@code historyId} at different levels, so filtering by history or partition could not tell
@@ -151,7 +151,7 @@ public final class ViolationFeed implements AutoCloseable {
     if (applicationId == null) {
       return true;
     }
-    Header h = r.headers().lastHeader(MonitorTopology.APPLICATION_ID_HEADER);
+    Header h = r.headers().lastHeader(CheckerStage.APPLICATION_ID_HEADER);
     return h != null && Arrays.equals(h.value(), applicationId);
   }
 

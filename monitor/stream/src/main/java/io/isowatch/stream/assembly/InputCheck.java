@@ -4,7 +4,7 @@ import io.isowatch.schemas.EventKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
-import io.isowatch.stream.topology.MonitorConfig.Limits;
+import io.isowatch.stream.config.MonitorConfig.Limits;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

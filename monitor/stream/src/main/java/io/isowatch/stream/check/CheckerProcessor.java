@@ -10,9 +10,8 @@ import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.isowatch.stream.topology.MonitorConfig;
-import io.isowatch.stream.topology.MonitorTopology;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -49,7 +48,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       the input record's timestamp, or for a read released by a watermark the low watermark (event
  *       time, never the wall clock), so the
  *       output is a function of the input. Each carries the header {@link
- *       MonitorTopology#APPLICATION_ID_HEADER} with the application id, and no header of the input.
+ *       CheckerStage#APPLICATION_ID_HEADER} with the application id, and no header of the input.
  *   <li>The read grace runs on the low watermark of the events topic's partitions ({@link
  *       SourceClock}), never on the largest end time seen nor on Kafka record timestamps: the
  *       checker's input is merged from several assembler tasks that progress at different speeds
@@ -79,7 +78,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   static final Duration HOLD_CHECK_INTERVAL = Duration.ofSeconds(1);
   private final Map<String, HistoryState> histories = new HashMap<>();
   private ProcessorContext<String, SpecificRecord> context;
-  /** The value of the header naming this application on every violation ({@link MonitorTopology#APPLICATION_ID_HEADER}). */
+  /** The value of the header naming this application on every violation ({@link CheckerStage#APPLICATION_ID_HEADER}). */
   private byte[] applicationId;
   private CheckerStores stores;
   /** The read grace's clock: the events topic's partitions' low watermark. */
@@ -256,7 +255,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
         continue;
       }
       context.forward(new Record<>(historyId, Records.toAvro(historyId, v, detectedAt), timestampMillis,
-          new RecordHeaders().add(MonitorTopology.APPLICATION_ID_HEADER, applicationId)));
+          new RecordHeaders().add(CheckerStage.APPLICATION_ID_HEADER, applicationId)));
       metrics.violation(v.level().cliName(), v.anomaly().id());
       long latencyMicros = System.currentTimeMillis() * 1000 - v.closingTime();
       metrics.checkLatency(Duration.ofNanos(Math.max(0, latencyMicros) * 1000));

@@ -1,8 +1,8 @@
 package io.isowatch.stream.check;
 
 import io.isowatch.checker.window.WindowConfig;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -29,6 +29,13 @@ import org.apache.kafka.streams.state.Stores;
  * caches in the Processor API"), so what a commit covers is in the changelog.
  */
 public final class CheckerStage {
+  /**
+   * Header of every violation record the checker publishes: the publishing application's {@code
+   * application.id} (UTF-8). The {@code Violation} schema does not name its producer, and several
+   * monitor applications may share one violations topic; {@link
+   * io.isowatch.stream.app.ViolationFeed} reads this header to follow one application's violations.
+   */
+  public static final String APPLICATION_ID_HEADER = "isowatch.application-id";
   /** Store of the live window's transactions. */
   public static final String WINDOW_STORE = "isowatch-check-window";
   /** Store of transactions held for a writer. */

@@ -1,6 +1,6 @@
 package io.isowatch.stream.kafka;
 
-import io.isowatch.stream.topology.MonitorConfig;
+import io.isowatch.stream.config.MonitorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -6,6 +6,7 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.assembly.SessionAssembler;
 import io.isowatch.stream.check.CheckerStage;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import java.util.Map;
 import java.util.Optional;
@@ -39,7 +40,7 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  *                        → split: Violation → violations topic; anything else → dlq topic
  * </pre>
  *
- * Each violation record carries the header {@value #APPLICATION_ID_HEADER}, the application id.
+ * Each violation record carries the header {@value CheckerStage#APPLICATION_ID_HEADER}, the application id.
  *
  * Every node, the repartition topic and the stores have fixed names (the constants here and in
  * {@code AssemblerStores}), so that the changelog and repartition topics, named after them, keep
@@ -66,13 +67,6 @@ public final class MonitorTopology {
   public static final String CHECKER = "isowatch-checker";
   /** Name of the split after the checker; branches are this plus {@code violations} / {@code dead-letters}. */
   public static final String CHECKED = "isowatch-checked-";
-  /**
-   * Header of every violation record the checker publishes: the publishing application's {@code
-   * application.id} (UTF-8). The {@code Violation} schema does not name its producer, and several
-   * monitor applications may share one violations topic; {@link
-   * io.isowatch.stream.app.ViolationFeed} reads this header to follow one application's violations.
-   */
-  public static final String APPLICATION_ID_HEADER = "isowatch.application-id";
 
   /**
    * The repartition topic's partitioner: a {@link SourceWatermark} goes to every partition (Kafka

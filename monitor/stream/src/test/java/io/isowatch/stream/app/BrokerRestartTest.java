@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.EmbeddedKafka;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -3,10 +3,10 @@ package io.isowatch.stream.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.isowatch.stream.topology.MonitorConfig;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

@@ -8,7 +8,7 @@ import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
-import io.isowatch.stream.topology.MonitorConfig.Limits;
+import io.isowatch.stream.config.MonitorConfig.Limits;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;

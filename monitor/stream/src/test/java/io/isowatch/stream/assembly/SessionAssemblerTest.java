@@ -22,7 +22,7 @@ import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.serde.RecordCodec;
-import io.isowatch.stream.topology.MonitorConfig;
+import io.isowatch.stream.config.MonitorConfig;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;

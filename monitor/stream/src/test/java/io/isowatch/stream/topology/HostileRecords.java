@@ -8,7 +8,7 @@ import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.serde.RecordCodec;
-import io.isowatch.stream.topology.MonitorConfig.Limits;
+import io.isowatch.stream.config.MonitorConfig.Limits;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;

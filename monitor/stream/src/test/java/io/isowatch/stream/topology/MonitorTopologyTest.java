@@ -15,6 +15,7 @@ import io.isowatch.schemas.Witness;
 import io.isowatch.schemas.WitnessTransaction;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.schemas.serde.RecordSerde;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

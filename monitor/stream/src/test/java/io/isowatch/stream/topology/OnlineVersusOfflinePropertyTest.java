@@ -16,6 +16,7 @@ import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.schemas.serde.RecordSerde;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.replay.HistoryEvents;
 import java.io.IOException;

@@ -13,6 +13,7 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.assembly.SessionAssembler;
 import io.isowatch.stream.check.CheckerStage;
+import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import io.isowatch.stream.replay.HistoryRecords;
 import java.nio.file.Files;

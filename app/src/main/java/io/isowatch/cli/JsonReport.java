@@ -1,0 +1,202 @@
+package io.isowatch.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.level.Verdict;
+import io.isowatch.checker.witness.Edge;
+import io.isowatch.checker.witness.Violation;
+import io.isowatch.checker.witness.Witness;
+import io.isowatch.checker.witness.WitnessRenderer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code --json} output of {@code isowatch check}: one object, pretty-printed.
+ *
+ * <pre>
+ * { "file": "h.jsonl", "format": "jsonl",
+ *   "levels": [ { "level": "read-committed", "verdict": "VIOLATED", "consistent": false,
+ *                 "violations": [ { "kind": "commit-order-cycle", "weakestLevelBroken": "read-committed",
+ *                                   "explanation": "cycle T1 -&gt; T2 -&gt; T1 (2 edges, 1 inferred commit order)",
+ *                                   "witness": { "transactions": [ ... ], "operations": [ ... ], "edges": [ ... ] } } ] } ],
+ *   "stats": { "transactions": 3, "operations": 7, "sessions": 2, "keys": 2,
+ *              "ms": { "load": 3, "read-committed": 1 } } }
+ * </pre>
+ *
+ * A transaction is {@code {label, session, status, ops}} (label {@code "T7"}, {@code "T_init"} for
+ * the initial state, which has no session, status or ops); an operation {@code {kind, key, value}}
+ * with the kinds and values of {@code docs/history-format.md} ({@code r}, {@code w}, {@code append};
+ * {@code null} for the initial value, a list for a list read, no value when unknown); {@code
+ * operations} are the evidence operations, each with its {@code txn} label; an edge {@code {from,
+ * to, type, because, key, value, via, explanation}} with labels for transactions, {@code null} when
+ * there is no key, value or via.
+ */
+public final class JsonReport {
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+
+  private final History h;
+  private final WitnessRenderer renderer;
+
+  private JsonReport(History h) {
+    this.h = h;
+    this.renderer = new WitnessRenderer(h);
+  }
+
+  /** Prints the report as one JSON object followed by a newline. */
+  public static void write(CheckReport report, PrintWriter out) {
+    try {
+      MAPPER.writeValue(out, tree(report));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    out.println();
+  }
+
+  /** @return the report as a JSON tree, in the shape described on the class */
+  static ObjectNode tree(CheckReport report) {
+    return new JsonReport(report.history()).build(report);
+  }
+
+  private ObjectNode build(CheckReport report) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("file", report.file().toString());
+    root.put("format", report.format().cliName());
+    ArrayNode levels = root.putArray("levels");
+    for (CheckReport.LevelOutcome o : report.levels()) {
+      ObjectNode level = levels.addObject();
+      level.put("level", o.result().level().cliName());
+      level.put("model", o.model());
+      level.put("verdict", o.result().verdict().name());
+      level.put("consistent", o.result().verdict() == Verdict.CONSISTENT);
+      if (o.result().reason() != null) {
+        level.put("reason", o.result().reason());
+      }
+      ArrayNode violations = level.putArray("violations");
+      for (Violation v : o.result().violations()) {
+        violations.add(violation(v));
+      }
+    }
+    if (report.ladder()) {
+      CheckPlan.LadderPosition ladder = CheckPlan.LadderPosition.of(report.levels());
+      ObjectNode node = root.putObject("ladder");
+      node.put("strongestSatisfied", ladder.strongestSatisfied() == null ? null : ladder.strongestSatisfied().cliName());
+      node.put("weakestBroken", ladder.weakestBroken() == null ? null : ladder.weakestBroken().cliName());
+    }
+    ObjectNode stats = root.putObject("stats");
+    stats.put("transactions", h.txnCount());
+    stats.put("operations", h.opCount());
+    stats.put("sessions", h.sessionCount());
+    stats.put("keys", h.keyCount());
+    ObjectNode ms = stats.putObject("ms");
+    ms.put("load", report.loadMillis());
+    for (CheckReport.LevelOutcome o : report.levels()) {
+      ms.put(o.label(), o.millis());
+    }
+    return root;
+  }
+
+  private ObjectNode violation(Violation v) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("kind", v.anomaly().id());
+    node.put("weakestLevelBroken", v.weakestLevelBroken().cliName());
+    node.put("explanation", renderer.summary(v));
+    Witness w = v.witness();
+    ObjectNode witness = node.putObject("witness");
+    ArrayNode txns = witness.putArray("transactions");
+    for (int t : w.involved()) {
+      txns.add(transaction(t));
+    }
+    ArrayNode ops = witness.putArray("operations");
+    for (int op : w.ops()) {
+      ops.add(operation(op).put("txn", renderer.txnName(h.opTxn(op))));
+    }
+    ArrayNode edges = witness.putArray("edges");
+    for (Edge e : w.edges()) {
+      edges.add(edge(e, w));
+    }
+    ArrayNode support = witness.putArray("support");
+    for (Edge e : w.support()) {
+      support.add(edge(e, w));
+    }
+    return node;
+  }
+
+  private ObjectNode transaction(int t) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("label", renderer.txnName(t));
+    if (t == Witness.INIT) {
+      node.putNull("session");
+      node.putNull("status");
+      node.putArray("ops");
+      return node;
+    }
+    node.put("session", h.sessionName(h.sessionOf(t)));
+    node.put("status", h.status(t).name().toLowerCase(Locale.ROOT));
+    ArrayNode ops = node.putArray("ops");
+    for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+      ops.add(operation(op));
+    }
+    return node;
+  }
+
+  private ObjectNode operation(int op) {
+    ObjectNode node = MAPPER.createObjectNode();
+    byte kind = h.opKind(op);
+    node.put("kind", kind == OpKind.APPEND ? "append" : OpKind.shortName(kind));
+    node.put("key", h.keyName(h.opKey(op)));
+    if (kind == OpKind.READ_LIST) {
+      if (h.listKnown(op)) {
+        ArrayNode list = node.putArray("value");
+        for (int i = 0, n = h.listLength(op); i < n; i++) {
+          list.add(h.listElement(op, i));
+        }
+      }
+    } else {
+      putValue(node, h.opValue(op));
+    }
+    return node;
+  }
+
+  private static void putValue(ObjectNode node, long v) {
+    if (v == History.NIL) {
+      node.putNull("value");
+    } else if (v != History.UNKNOWN_VALUE) {
+      node.put("value", v);
+    }
+  }
+
+  private ObjectNode edge(Edge e, Witness w) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("from", renderer.txnName(e.from()));
+    node.put("to", renderer.txnName(e.to()));
+    node.put("type", e.type().id());
+    node.put("because", e.because().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    if (e.key() >= 0) {
+      node.put("key", h.keyName(e.key()));
+    } else {
+      node.putNull("key");
+    }
+    if (e.value() == History.NIL || e.value() == History.UNKNOWN_VALUE) {
+      node.putNull("value");
+    } else {
+      node.put("value", e.value());
+    }
+    if (e.via() >= 0) {
+      node.put("via", renderer.txnName(e.via()));
+    } else {
+      node.putNull("via");
+    }
+    node.put("explanation", renderer.edge(e, w.ops()));
+    return node;
+  }
+}

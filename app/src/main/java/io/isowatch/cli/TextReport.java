@@ -1,0 +1,203 @@
+package io.isowatch.cli;
+
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.level.Verdict;
+import io.isowatch.checker.witness.CheckResult;
+import io.isowatch.checker.witness.Violation;
+import io.isowatch.checker.witness.WitnessRenderer;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The human output of {@code isowatch check}:
+ *
+ * <pre>
+ * read-committed: VIOLATED (1 violation)
+ * read-atomic: VIOLATED (2 violations)
+ * causal: VIOLATED (2 violations)
+ *
+ * [read-committed, read-atomic, causal] violation 1 of 2: thin-air-read (weakest level broken: read-committed)
+ *   T4 read x = 7, which no transaction wrote
+ *   ...
+ *
+ * [read-atomic, causal] violation 2 of 2: non-repeatable-read (weakest level broken: read-atomic)
+ *   T9 read x twice with different results: x = 1 from T1, then x = 2 from T2
+ *   T9 (session s2): r(x)=1 r(x)=2
+ *   ...
+ *
+ * history.jsonl (jsonl): 120 transactions, 961 operations, 5 sessions, 12 keys; ms: load 31, ...
+ * </pre>
+ *
+ * First one line per level with its verdict (each level counts all its violations), then each
+ * distinct violation once with the levels that found it and its witness in words ({@link
+ * WitnessRenderer#lines}), at most a limit per level ({@link #shown}) with a line per level telling
+ * how many were left out, then one line of statistics.
+ */
+public final class TextReport {
+  /** Violations printed per level without {@code --all}. */
+  public static final int DEFAULT_LIMIT = 10;
+
+  private final CheckReport report;
+  private final int limit;
+
+  /**
+   * @param report what to print
+   * @param limit the most violations printed per level ({@link Integer#MAX_VALUE} for all)
+   */
+  public TextReport(CheckReport report, int limit) {
+    this.report = report;
+    this.limit = limit;
+  }
+
+  /** Prints the report. */
+  public void write(PrintWriter out) {
+    for (CheckReport.LevelOutcome o : report.levels()) {
+      out.println(verdictLine(o.label(), o.result()));
+    }
+    if (report.ladder()) {
+      out.println(CheckPlan.LadderPosition.of(report.levels()).line());
+    }
+    WitnessRenderer renderer = new WitnessRenderer(report.history());
+    Shown shown = shown(report, limit);
+    for (int i = 0; i < shown.blocks().size(); i++) {
+      Block b = shown.blocks().get(i);
+      out.println();
+      out.println(violationHeader(b, i, shown.distinct()));
+      for (String line : renderer.lines(b.violation())) {
+        out.println("  " + line);
+      }
+    }
+    if (!shown.notShown().isEmpty()) {
+      out.println();
+      shown.notShown().forEach(out::println);
+    }
+    out.println();
+    out.println(statsLine());
+  }
+
+  /**
+   * One violation as the report prints it, once however many checked levels found it.
+   *
+   * @param violation the violation (the first level's copy; the others are equal)
+   * @param levels the labels of the checked levels that found it, in the order checked
+   */
+  public record Block(Violation violation, List<String> levels) {
+    /** Copies the list. */
+    public Block {
+      levels = List.copyOf(levels);
+    }
+  }
+
+  /**
+   * What the report shows of the violations.
+   *
+   * @param blocks the violations printed, each once, in the order their first level found them
+   * @param distinct how many distinct violations all the levels found together
+   * @param notShown one {@link #notShownLine} per level some of whose violations are not printed
+   */
+  public record Shown(List<Block> blocks, int distinct, List<String> notShown) {}
+
+  /**
+   * Groups the violations of every level: violations of several levels with the same anomaly and
+   * the same witness (the same transactions, operations and edges) are one, printed once with the
+   * levels that found it. A violation is printed when it is among the first {@code limit} of some
+   * level; a level's violations not printed under any level are counted in a line of their own.
+   *
+   * @param report the check's outcome
+   * @param limit the most violations printed per level ({@link Integer#MAX_VALUE} for all)
+   */
+  public static Shown shown(CheckReport report, int limit) {
+    Map<List<Object>, Violation> first = new LinkedHashMap<>();
+    Map<List<Object>, List<String>> levels = new LinkedHashMap<>();
+    for (CheckReport.LevelOutcome o : report.levels()) {
+      for (Violation v : o.result().violations()) {
+        List<Object> key = List.of(v.anomaly(), v.witness());
+        first.putIfAbsent(key, v);
+        List<String> found = levels.computeIfAbsent(key, k -> new ArrayList<>());
+        if (!found.contains(o.label())) {
+          found.add(o.label());
+        }
+      }
+    }
+    Set<List<Object>> printed = new LinkedHashSet<>();
+    for (CheckReport.LevelOutcome o : report.levels()) {
+      List<Violation> vs = o.result().violations();
+      for (int i = 0; i < Math.min(limit, vs.size()); i++) {
+        printed.add(List.of(vs.get(i).anomaly(), vs.get(i).witness()));
+      }
+    }
+    List<String> notShown = new ArrayList<>();
+    for (CheckReport.LevelOutcome o : report.levels()) {
+      long more = o.result().violations().stream()
+          .filter(v -> !printed.contains(List.of(v.anomaly(), v.witness()))).count();
+      if (more > 0) {
+        notShown.add(notShownLine((int) more, o.label()));
+      }
+    }
+    List<Block> blocks = printed.stream().map(k -> new Block(first.get(k), levels.get(k))).toList();
+    return new Shown(blocks, first.size(), notShown);
+  }
+
+  /**
+   * @param index the block's place among the printed ones, from 0
+   * @param distinct how many distinct violations there are
+   * @return e.g. {@code [read-committed, read-atomic, causal] violation 1 of 3: thin-air-read
+   *     (weakest level broken: read-committed)}
+   */
+  static String violationHeader(Block b, int index, int distinct) {
+    Violation v = b.violation();
+    return "[" + String.join(", ", b.levels()) + "] violation " + (index + 1) + " of " + distinct + ": "
+        + v.anomaly().id() + " (weakest level broken: " + v.weakestLevelBroken().cliName() + ")";
+  }
+
+  /**
+   * @return e.g. {@code ... 3 more violations at causal not shown; --all shows them}
+   */
+  static String notShownLine(int more, String level) {
+    return "... " + more + " more " + plural(more, "violation") + " at " + level + " not shown; --all shows them";
+  }
+
+  /**
+   * @return e.g. {@code read-committed: CONSISTENT}, {@code causal: VIOLATED (3 violations)} or
+   *     {@code serializable: UNKNOWN (the version order of ...)}
+   */
+  static String verdictLine(String label, CheckResult r) {
+    String line = label + ": " + r.verdict();
+    if (r.verdict() == Verdict.VIOLATED) {
+      int n = r.violations().size();
+      line += " (" + n + " " + plural(n, "violation") + ")";
+    } else if (r.reason() != null) {
+      line += " (" + r.reason() + ")";
+    }
+    return line;
+  }
+
+  private String statsLine() {
+    History h = report.history();
+    StringBuilder sb = new StringBuilder()
+        .append(report.file()).append(" (").append(report.format().cliName()).append("): ")
+        .append(count(h.txnCount(), "transaction")).append(", ")
+        .append(count(h.opCount(), "operation")).append(", ")
+        .append(count(h.sessionCount(), "session")).append(", ")
+        .append(count(h.keyCount(), "key"))
+        .append("; ms: load ").append(report.loadMillis());
+    for (CheckReport.LevelOutcome o : report.levels()) {
+      sb.append(", ").append(o.label()).append(' ').append(o.millis());
+    }
+    return sb.toString();
+  }
+
+  private static String count(int n, String noun) {
+    return String.format(Locale.ROOT, "%,d", n) + " " + plural(n, noun);
+  }
+
+  private static String plural(int n, String noun) {
+    return n == 1 ? noun : noun + "s";
+  }
+}
