@@ -104,17 +104,19 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *       {@code incomplete-transaction} dead letter (raw null, offset -1) lists them.
  * </ul>
  *
- * <p><b>Watermarks.</b> Besides transactions, the task sends its partition's progress as a {@link
- * SourceWatermark} (key {@value #WATERMARK_KEY}) to every partition of the repartition topic, so
- * that the checker stage can tell a writer that is late from one that is absent: {@code time} is the
- * largest event time read from the partition (a {@code TxnEvent}'s time, a whole transaction's end
- * time; the record's timestamp is that time in ms, 0 before any record), and {@code idle} says that
- * the task has read nothing for {@link
- * MonitorConfig.Sources#idleAfter()} of wall-clock time and holds no transaction back (none open,
- * no session waiting for a txnSeq), so the partition is read to its end. A wall-clock punctuation
- * every {@link #WATERMARK_INTERVAL} sends it when it changed; the first record read after an idle
- * watermark sends a busy one before anything else. The frontier is not stored: after a restart it
- * starts again from the records read, and the checker keeps the largest time it received.
+ * <p><b>Watermarks.</b> Besides transactions, the task sends its partition's progress in each
+ * history's event time as a {@link SourceWatermark}, keyed by the historyId like the history's
+ * transactions, so that the checker stage can tell a writer that is late from one that is absent:
+ * {@code time} is the largest event time of the history's records accepted from the partition (a
+ * {@code TxnEvent}'s time, a whole transaction's end time; the record's timestamp is that time in
+ * ms). Per history, since histories are different databases with clocks of their own: a partition
+ * that has read one history up to noon may still hold another's records of the morning. {@code idle}
+ * says that the task has read nothing for {@link MonitorConfig.Sources#idleAfter()} of wall-clock
+ * time and holds no transaction back (none open, no session waiting for a txnSeq), so the
+ * partition is read to its end. A wall-clock punctuation every {@link #WATERMARK_INTERVAL} sends
+ * each history's watermark when it changed; the first record read after idle watermarks sends busy
+ * ones before anything else. The frontiers are not stored: after a restart they start again from the
+ * records read, and the checker keeps the largest time it received.
  *
  * <p>State: the five persistent, changelogged stores of {@link AssemblerStores}; memory and store
  * size are bounded by {@link Limits} and the retention and timeouts.
@@ -124,8 +126,6 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   public static final Duration PUNCTUATION_INTERVAL = Duration.ofSeconds(1);
   /** How often, in wall-clock time, the partition's watermark is sent when it changed. */
   public static final Duration WATERMARK_INTERVAL = Duration.ofMillis(200);
-  /** Record key of the {@link SourceWatermark}s sent to the checker stage (they are not a history's). */
-  public static final String WATERMARK_KEY = "isowatch.watermark";
 
   private static final byte[] NOTHING = new byte[0];
   private static final int LISTED = 10;
@@ -153,12 +153,14 @@ public final class SessionAssembler implements Processor<String, byte[], String,
    * from the stores at its next event or timer. Removed when the transaction completes.
    */
   private final Map<String, OpenTxn> open = new HashMap<>();
-  /** The largest event time read from this task's partition, µs. */
-  private long frontier = Long.MIN_VALUE;
+  /** Per history, the largest event time of its records accepted from this task's partition, µs. */
+  private final Map<String, Long> frontiers = new HashMap<>();
+  /** Per history, the watermark last sent. */
+  private final Map<String, SourceWatermark> sent = new HashMap<>();
   /** Wall-clock time of the last record read, ms (the task's start before any). */
   private long lastRecordWallMs;
-  /** The watermark last sent: its time, and whether it said idle; null before the first. */
-  private SourceWatermark sent;
+  /** Whether the watermarks last sent said idle. */
+  private boolean idle;
 
   /** One event as received: its bytes, and decoded. */
   private record Received(byte[] raw, TxnEvent event) {}
@@ -212,8 +214,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     wholes = new WholeRetention(deadlines);
     wholes.load();
     context.schedule(PUNCTUATION_INTERVAL, PunctuationType.STREAM_TIME, this::punctuate);
-    frontier = Long.MIN_VALUE;
-    sent = null;
+    frontiers.clear();
+    sent.clear();
+    idle = false;
     lastRecordWallMs = context.currentSystemTimeMs();
     context.schedule(WATERMARK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::sendWatermark);
   }
@@ -226,8 +229,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   @Override
   public void process(Record<String, byte[]> record) {
     lastRecordWallMs = context.currentSystemTimeMs();
-    if (sent != null && sent.getIdle()) {
-      forwardWatermark(false); // busy again, before anything this record may release
+    if (idle) {
+      idle = false;
+      frontiers.forEach(this::forwardWatermark); // busy again, before anything this record may release
     }
     Rejection bad = InputCheck.size(record.value(), limits);
     if (bad != null) {
@@ -238,11 +242,15 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     if (decoded.record() == null) {
       bad = new Rejection(decoded.reasonClass(), decoded.error());
     } else if (decoded.record() instanceof TxnEvent e) {
-      frontier = Math.max(frontier, EventTimes.micros(e.getTime()));
       bad = onEvent(singleObject(record, e), e);
+      if (bad == null) {
+        frontiers.merge(e.getHistoryId(), EventTimes.micros(e.getTime()), Math::max);
+      }
     } else if (decoded.record() instanceof Transaction t) {
-      frontier = Math.max(frontier, EventTimes.micros(t.getEndTime()));
       bad = onTransaction(singleObject(record, t), t);
+      if (bad == null) {
+        frontiers.merge(t.getHistoryId(), EventTimes.micros(t.getEndTime()), Math::max);
+      }
     } else {
       bad = new Rejection("wrong-type", "a " + decoded.record().getSchema().getName()
           + " record on the events topic, which carries TxnEvent and Transaction records");
@@ -672,20 +680,24 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   }
 
   /**
-   * The wall-clock punctuation: sends the partition's watermark when its time or its idleness
-   * changed since the last one sent.
+   * The wall-clock punctuation: sends each history's watermark when its time or the partition's
+   * idleness changed since the last one sent.
    */
   private void sendWatermark(long wallMs) {
-    boolean idle = wallMs - lastRecordWallMs >= config.sources().idleAfter().toMillis() && !holdsTransactions();
-    if (sent == null || sent.getTime() != frontier || sent.getIdle() != idle) {
-      forwardWatermark(idle);
-    }
+    idle = wallMs - lastRecordWallMs >= config.sources().idleAfter().toMillis() && !holdsTransactions();
+    frontiers.forEach((historyId, time) -> {
+      SourceWatermark last = sent.get(historyId);
+      if (last == null || last.getTime() != time || last.getIdle() != idle) {
+        forwardWatermark(historyId, time);
+      }
+    });
   }
 
-  private void forwardWatermark(boolean idle) {
-    sent = new SourceWatermark(context.taskId().partition(), config.sources().eventsPartitions(),
-        frontier, idle);
-    context.forward(new Record<>(WATERMARK_KEY, (SpecificRecord) sent, Math.max(0, frontier / 1000)));
+  private void forwardWatermark(String historyId, long time) {
+    SourceWatermark w = new SourceWatermark(historyId, context.taskId().partition(),
+        config.sources().eventsPartitions(), time, idle);
+    sent.put(historyId, w);
+    context.forward(new Record<>(historyId, (SpecificRecord) w, Math.max(0, time / 1000)));
   }
 
   /** @return whether a transaction is open or a session waits for a txnSeq (their timers are set) */

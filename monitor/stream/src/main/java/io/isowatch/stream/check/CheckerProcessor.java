@@ -53,7 +53,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       SourceClock}), never on the largest end time seen nor on Kafka record timestamps: the
  *       checker's input is merged from several assembler tasks that progress at different speeds
  *       (lag, a restart, a slow partition), and a writer on a partition that is behind is late, not
- *       absent. When a watermark moves the clock, every history's held transactions are offered
+ *       absent. Each history has its own clock ({@link SourceClock}), since histories are
+ *       different databases with clocks of their own. When a watermark moves a history's clock,
+ *       the history's held transactions are offered
  *       it: a read whose writer did not arrive is published as a thin-air read once the low
  *       watermark passes its end time plus the grace, and given up on as unresolved (counted by
  *       {@link MonitorMetrics#unresolvedReads}, not published) when every partition is idle, or
@@ -81,14 +83,8 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   /** The value of the header naming this application on every violation ({@link CheckerStage#APPLICATION_ID_HEADER}). */
   private byte[] applicationId;
   private CheckerStores stores;
-  /** The read grace's clock: the events topic's partitions' low watermark. */
-  private SourceClock clock;
-  /**
-   * Wall-clock time, ms, since which the low watermark has not moved (or since the last give-up, or
-   * the task's start): reads still held {@link MonitorConfig.Sources#holdLimit()} after it are
-   * given up on.
-   */
-  private long stalledSinceMs;
+  /** Each history's read clock: the events topic's partitions' low watermark in its event time. */
+  private Map<String, SourceClock> clocks;
 
   /**
    * One history's checker and journal.
@@ -121,7 +117,8 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
         context.getStateStore(CheckerStage.HELD_STORE), context.getStateStore(CheckerStage.REPORTED_STORE),
         context.getStateStore(CheckerStage.EVICTED_STORE), context.getStateStore(CheckerStage.LAST_WRITES_STORE),
         context.getStateStore(CheckerStage.LISTS_STORE), context.getStateStore(CheckerStage.META_STORE));
-    clock = new SourceClock(context.getStateStore(CheckerStage.SOURCES_STORE), config.sources().eventsPartitions());
+    clocks = SourceClock.loadAll(context.getStateStore(CheckerStage.SOURCES_STORE),
+        config.sources().eventsPartitions(), context.currentSystemTimeMs());
     Map<String, byte[]> metas = new TreeMap<>();
     try (KeyValueIterator<Bytes, byte[]> it = stores.meta().all()) {
       while (it.hasNext()) {
@@ -136,7 +133,6 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       metrics.windowRestored(e.getKey(), checker.windowSize(), checker.heldCount());
     }
     applicationId = context.applicationId().getBytes(StandardCharsets.UTF_8);
-    stalledSinceMs = context.currentSystemTimeMs();
     context.schedule(HOLD_CHECK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::checkStall);
   }
 
@@ -147,23 +143,33 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
    * runs again.
    */
   private void checkStall(long wallMs) {
-    if (wallMs - stalledSinceMs >= config.sources().holdLimit().toMillis()) {
-      stalledSinceMs = wallMs;
-      advanceAll(Math.max(0, context.currentStreamTimeMs()), true);
+    for (Map.Entry<String, HistoryState> e : histories.entrySet()) {
+      HistoryState s = e.getValue();
+      if (s.checker.heldCount() == 0) {
+        continue;
+      }
+      SourceClock clock = clockOf(e.getKey());
+      if (wallMs - clock.stalledSinceMs() >= config.sources().holdLimit().toMillis()) {
+        clock.gaveUp(wallMs);
+        advance(e.getKey(), s, clock, Math.max(0, context.currentStreamTimeMs()), true);
+      }
     }
+  }
+
+  private SourceClock clockOf(String historyId) {
+    return clocks.computeIfAbsent(historyId, h -> SourceClock.fresh(h, context.getStateStore(CheckerStage.SOURCES_STORE),
+        config.sources().eventsPartitions(), context.currentSystemTimeMs()));
   }
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
     if (record.value() instanceof SourceWatermark w) {
-      long before = clock.low();
-      if (clock.accept(w)) {
-        if (clock.low() > before) {
-          stalledSinceMs = context.currentSystemTimeMs();
-        }
+      SourceClock clock = clockOf(w.getHistoryId());
+      HistoryState s = histories.get(w.getHistoryId());
+      if (clock.accept(w, context.currentSystemTimeMs()) && s != null) {
         // what this releases is detected at the event time every partition has reached
-        advanceAll(clock.low() == Long.MIN_VALUE ? record.timestamp() : Math.max(0, clock.low() / 1000),
-            clock.allIdle());
+        advance(w.getHistoryId(), s, clock,
+            clock.low() == Long.MIN_VALUE ? record.timestamp() : Math.max(0, clock.low() / 1000), clock.allIdle());
       }
       return;
     }
@@ -196,7 +202,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   private void sync(String historyId, HistoryState state, long timestampMillis) {
     if (!state.synced) {
       state.synced = true;
-      WindowChecker.Outcome o = state.checker.advance(clock.low(), false);
+      WindowChecker.Outcome o = state.checker.advance(clockOf(historyId).low(), false);
       if (o.checked() > 0) {
         publish(historyId, state, o, timestampMillis);
       }
@@ -221,20 +227,15 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   }
 
   /**
-   * Gives every history's checker the clock after a watermark moved it, so that held reads are
-   * released in every history, the quiet ones too; with {@code giveUp} (every partition idle, or
-   * the low watermark stalled for the hold limit) the rest of the held reads are given up on.
+   * Gives a history's checker its clock after a watermark moved it, so that held reads are released;
+   * with {@code giveUp} (every partition idle, or the low watermark stalled for the hold limit) the
+   * rest of the held reads are given up on.
    */
-  private void advanceAll(long timestampMillis, boolean giveUp) {
-    for (Map.Entry<String, HistoryState> e : histories.entrySet()) {
-      HistoryState s = e.getValue();
-      if (s.checker.heldCount() > 0 || !s.synced) {
-        s.synced = true;
-        WindowChecker.Outcome o = s.checker.advance(clock.low(), giveUp);
-        if (o.checked() > 0) {
-          publish(e.getKey(), s, o, timestampMillis);
-        }
-      }
+  private void advance(String historyId, HistoryState s, SourceClock clock, long timestampMillis, boolean giveUp) {
+    s.synced = true;
+    WindowChecker.Outcome o = s.checker.advance(clock.low(), giveUp);
+    if (o.checked() > 0) {
+      publish(historyId, s, o, timestampMillis);
     }
   }
 

@@ -1,7 +1,6 @@
 package io.isowatch.stream.topology;
 
 import io.isowatch.schemas.DeadLetter;
-import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.assembly.SessionAssembler;
@@ -9,10 +8,7 @@ import io.isowatch.stream.check.CheckerStage;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -25,7 +21,6 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.processor.StreamPartitioner;
 
 /**
  * The monitor's Kafka Streams topology (DSL with two Processor API stages):
@@ -35,7 +30,7 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  *   → {@value #ASSEMBLER}: {@link SessionAssembler}   (Transaction keyed by historyId | DeadLetter)
  *   → split: DeadLetter → dlq topic
  *            Transaction → repartition topic {@value #BY_HISTORY} (key historyId)
- *            SourceWatermark → the same topic, every partition ({@link #BY_HISTORY_PARTITIONER})
+ *            SourceWatermark → the same topic (key historyId: a history's progress per partition)
  *                        → {@value #CHECKER}: {@link CheckerStage}   (Violation keyed by historyId | DeadLetter)
  *                        → split: Violation → violations topic; anything else → dlq topic
  * </pre>
@@ -68,17 +63,6 @@ public final class MonitorTopology {
   /** Name of the split after the checker; branches are this plus {@code violations} / {@code dead-letters}. */
   public static final String CHECKED = "isowatch-checked-";
 
-  /**
-   * The repartition topic's partitioner: a {@link SourceWatermark} goes to every partition (Kafka
-   * Streams' multicast, KIP-837), since every checker task needs every assembler task's progress;
-   * anything else takes the default partitioning by its key, the historyId (murmur2 of the key's
-   * bytes, as before this partitioner existed, so that a history stays on its task across upgrades).
-   */
-  public static final StreamPartitioner<String, SpecificRecord> BY_HISTORY_PARTITIONER =
-      (topic, key, value, partitions) -> value instanceof SourceWatermark
-          ? Optional.of(IntStream.range(0, partitions).boxed().collect(Collectors.toSet()))
-          : Optional.empty();
-
   private MonitorTopology() {}
 
   /**
@@ -99,8 +83,7 @@ public final class MonitorTopology {
     first.get(ASSEMBLED + "dead-letters").to(config.dlqTopic(), Produced.as("isowatch-assembler-dlq"));
     Map<String, KStream<String, SpecificRecord>> second = first.get(ASSEMBLED + "transactions")
         .repartition(Repartitioned.<String, SpecificRecord>as(BY_HISTORY)
-            .withKeySerde(Serdes.String()).withValueSerde(internal)
-            .withStreamPartitioner(BY_HISTORY_PARTITIONER))
+            .withKeySerde(Serdes.String()).withValueSerde(internal))
         .process(CheckerStage.supplier(config, metrics), Named.as(CHECKER))
         .split(Named.as(CHECKED))
         .branch((k, v) -> v instanceof Violation, Branched.as("violations"))

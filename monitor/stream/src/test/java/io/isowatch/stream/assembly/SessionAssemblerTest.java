@@ -402,8 +402,9 @@ class SessionAssemblerTest {
   }
 
   /**
-   * The assembler task sends its partition's progress (the largest event time read) to the checker
-   * stage on a wall-clock punctuation, when it changed; it says idle only after reading nothing for
+   * The assembler task sends its partition's progress in each history's event time (the largest
+   * event time of the history's records accepted), keyed by the history, to the checker stage on a
+   * wall-clock punctuation, when it changed; it says idle only after reading nothing for
    * the idle time while holding no transaction open, and the first record after that sends a busy
    * watermark before anything else.
    */
@@ -429,7 +430,7 @@ class SessionAssemblerTest {
   }
 
   private static KeyValue<String, SpecificRecord> watermark(long micros, boolean idle) {
-    return KeyValue.pair(SessionAssembler.WATERMARK_KEY, new SourceWatermark(0, 3, micros, idle));
+    return KeyValue.pair(AssemblerDriver.H, new SourceWatermark(AssemblerDriver.H, 0, 3, micros, idle));
   }
 
   /**

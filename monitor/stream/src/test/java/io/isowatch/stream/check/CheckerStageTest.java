@@ -12,7 +12,6 @@ import io.isowatch.schemas.TrustedClasses;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
-import io.isowatch.stream.assembly.SessionAssembler;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import java.nio.file.Path;
@@ -105,7 +104,7 @@ class CheckerStageTest {
 
     /** Pipes an assembler task's watermark, with a record timestamp of {@code second} seconds. */
     void watermark(SourceWatermark w, long second) {
-      in.pipeInput(SessionAssembler.WATERMARK_KEY, w, Instant.ofEpochSecond(second));
+      in.pipeInput(w.getHistoryId(), w, Instant.ofEpochSecond(second));
     }
 
     @Override
@@ -307,9 +306,17 @@ class CheckerStageTest {
     }
   }
 
-  /** A watermark of partition {@code partition} (of {@code partitions}) at {@code second} seconds. */
+  /**
+   * A watermark of history {@code h} from partition {@code partition} (of {@code partitions}) at
+   * {@code second} seconds.
+   */
+  static SourceWatermark watermark(String h, int partition, int partitions, long second, boolean idle) {
+    return new SourceWatermark(h, partition, partitions, second * 1_000_000L, idle);
+  }
+
+  /** A watermark of history {@code h}: {@link #watermark(String, int, int, long, boolean)}. */
   static SourceWatermark watermark(int partition, int partitions, long second, boolean idle) {
-    return new SourceWatermark(partition, partitions, second * 1_000_000L, idle);
+    return watermark("h", partition, partitions, second, idle);
   }
 
   @Test
@@ -333,6 +340,29 @@ class CheckerStageTest {
       run.pipe(txn("other", "s1", "U3", 2, 100, w("q", 3)));
       run.watermark(watermark(0, 1, 100, false), 100);
       assertThat(run.out.isEmpty()).isTrue();
+    }
+  }
+
+  /**
+   * Histories have clocks of their own: partitions far ahead in another history's event time (a
+   * history replayed before, or a database whose clock is ahead) do not release a read of this
+   * history; only this history's progress on every partition does.
+   */
+  @Test
+  void eachHistoryHasItsOwnClock() {
+    try (Run run = new Run(expecting(Level.SERIALIZABLE))) {
+      run.watermark(watermark("other", 0, 2, 1_000, false), 1_000);
+      run.watermark(watermark("other", 1, 2, 1_000, false), 1_000);
+      run.watermark(watermark("h", 0, 2, 5, false), 5);
+      run.watermark(watermark("h", 1, 2, 5, false), 5);
+      run.pipe(txn("h", "s1", "T1", 0, 10, r("x", 5L)));
+      run.pipe(txn("other", "s1", "U1", 0, 1_000, w("q", 1)));
+      assertThat(run.out.isEmpty()).isTrue();
+      run.watermark(watermark("h", 0, 2, 41, false), 41);
+      assertThat(run.out.isEmpty()).isTrue();
+      run.watermark(watermark("h", 1, 2, 41, false), 41);
+      assertThat(run.out.readKeyValuesToList()).extracting(kv -> ((Violation) kv.value).getSummary())
+          .containsExactly("T1 read x = 5, which no transaction wrote within the read grace period");
     }
   }
 
@@ -597,7 +627,7 @@ class CheckerStageTest {
     for (Transaction t : List.of(txn("h", "s4", "U1", 0, 50, r("x", 1L), r("k69", 1L)), txn("h", "s3", "U2", 39, 100, w("q", 99)))) {
       p2.process(new org.apache.kafka.streams.processor.api.Record<>("h", t, t.getEndTime().toEpochMilli()));
     }
-    p2.process(record(SessionAssembler.WATERMARK_KEY, watermark(0, 1, 100, false), 100_000));
+    p2.process(record("h", watermark(0, 1, 100, false), 100_000));
     assertThat(after.forwarded()).isEmpty();
     assertThat(count(metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
     assertThat(count(metrics, "isowatch.transactions.checked")).isEqualTo(43.0);
@@ -642,17 +672,17 @@ class CheckerStageTest {
     MockProcessorContext<String, SpecificRecord> first = context(stores, true);
     var p1 = supplier.get();
     p1.init(first);
-    p1.process(record(SessionAssembler.WATERMARK_KEY, watermark(0, 2, 50, false), wall));
-    p1.process(record(SessionAssembler.WATERMARK_KEY, watermark(1, 2, 5, false), wall));
+    p1.process(record("h", watermark(0, 2, 50, false), wall));
+    p1.process(record("h", watermark(1, 2, 5, false), wall));
     p1.process(record("h", txn("h", "s1", "T1", 0, 10, r("x", 5L)), wall + 1_000));
     assertThat(first.forwarded()).isEmpty();
 
     MockProcessorContext<String, SpecificRecord> second = context(stores, false);
     var p2 = supplier.get();
     p2.init(second);
-    p2.process(record(SessionAssembler.WATERMARK_KEY, watermark(1, 2, 39, false), wall + 2_000));
+    p2.process(record("h", watermark(1, 2, 39, false), wall + 2_000));
     assertThat(second.forwarded()).isEmpty(); // 39 s < 10 s + 30 s
-    p2.process(record(SessionAssembler.WATERMARK_KEY, watermark(1, 2, 41, false), wall + 3_000));
+    p2.process(record("h", watermark(1, 2, 41, false), wall + 3_000));
     List<String> published = new ArrayList<>();
     second.forwarded().forEach(f -> published.add(f.record().key() + " " + ((Violation) f.record().value()).getAnomaly()));
     assertThat(published).containsExactly("h thin-air-read");

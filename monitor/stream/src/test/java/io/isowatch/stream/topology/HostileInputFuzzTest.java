@@ -66,6 +66,8 @@ class HostileInputFuzzTest {
   private static final String APP = "fuzz";
   private static final String VALID = "valid";
   private static final String CLOCK = "clock";
+  /** The session of the empty transactions that {@code Run.tick} sends to each history. */
+  private static final String TICKS = "ticks";
   private static final Limits LIMITS = new Limits(1_000, 64, 200, 256, 1_000, 16_384);
   /** Hostile records pick a transaction among the last this many emitted. */
   private static final int RECENT = 50;
@@ -186,7 +188,7 @@ class HostileInputFuzzTest {
     assertThat(fuzzed.counter("isowatch.input.duplicates")).isEqualTo(duplicates);
     assertThat(fuzzed.counter("isowatch.transactions.checked"))
         .as("every valid and accepted transaction reaches the checker")
-        .isEqualTo(run.history().txnCount() + accepted + 2);
+        .isEqualTo(run.history().txnCount() + accepted + 6);
     assertThat(fuzzed.dlqByReason()).isEqualTo(fuzzed.lettersByReason);
     assertThat(fuzzed.violations(VALID)).as("the valid history's violations").isEqualTo(expected);
     Set<List<String>> ghosts = new HashSet<>();
@@ -248,17 +250,21 @@ class HostileInputFuzzTest {
     }
 
     /**
-     * Sends two transactions of history {@value #CLOCK}, at {@code ms} and two seconds later, which
-     * fire every timer, then lets the wall clock reach the assembler's watermark punctuation, which
-     * gives the checker the partition's progress (the read grace's clock). The second is for the driver, which runs both sub-topologies in one task with
-     * one stream time: the checker's punctuation at the first ran before the checker saw it.
+     * Sends two empty transactions to each of the histories {@value #CLOCK}, {@value #VALID} and
+     * {@link HostileRecords#GHOST} (a session {@value #TICKS} of their own), at {@code ms} and two
+     * seconds later: they fire every timer of the assembler, and move each history's event time on
+     * this partition past every read grace; then lets the wall clock reach the assembler's watermark
+     * punctuation, which gives the checker each history's progress (its read grace's clock). The
+     * second is for the driver, which runs both sub-topologies in one task with one stream time.
      */
     void tick(long ms) {
       for (int i = 0; i < 2; i++) {
         long at = ms + 2_000L * i;
-        TxnEvent c = new TxnEvent(CLOCK, "c", "tick-" + i, (long) i, 1, EventKind.COMMIT, null, null,
-            Instant.ofEpochMilli(at), null);
-        send(CLOCK + "/c", RecordCodec.encode(c), at);
+        for (String history : List.of(CLOCK, VALID, HostileRecords.GHOST)) {
+          TxnEvent c = new TxnEvent(history, TICKS, history + "/tick-" + i, (long) i, 1, EventKind.COMMIT, null,
+              null, Instant.ofEpochMilli(at), null);
+          send(history + "/" + TICKS, RecordCodec.encode(c), at);
+        }
       }
       driver.advanceWallClockTime(SessionAssembler.WATERMARK_INTERVAL); // the assembler sends its watermark
       drain();

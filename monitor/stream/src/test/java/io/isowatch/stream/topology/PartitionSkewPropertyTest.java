@@ -11,7 +11,6 @@ import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TrustedClasses;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
-import io.isowatch.stream.assembly.SessionAssembler;
 import io.isowatch.stream.check.CheckerStage;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
@@ -115,13 +114,13 @@ class PartitionSkewPropertyTest {
         sent[p] = t.getEndTime().getEpochSecond() * 1_000_000L;
         left--;
         if (rnd.nextInt(3) == 0) {
-          in.pipeInput(SessionAssembler.WATERMARK_KEY, new SourceWatermark(p, partitions, sent[p], false),
+          in.pipeInput("db", new SourceWatermark("db", p, partitions, sent[p], false),
               t.getEndTime());
         }
       }
       for (boolean idle : new boolean[] {false, true}) {
         for (int p = 0; p < partitions; p++) {
-          in.pipeInput(SessionAssembler.WATERMARK_KEY, new SourceWatermark(p, partitions, sent[p], idle),
+          in.pipeInput("db", new SourceWatermark("db", p, partitions, sent[p], idle),
               Instant.ofEpochSecond(1_000 + order.txns().length));
         }
       }
