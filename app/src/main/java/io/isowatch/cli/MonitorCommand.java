@@ -116,7 +116,8 @@ final class MonitorCommand implements Callable<Integer> {
 
   @Option(names = "--partition-idle", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
       description = "How long (wall clock) a partition of the events topic must bring nothing, with no"
-          + " transaction open, before it stops holding reads back (default: 5s).")
+          + " transaction open, to count as idle; when every partition is idle, reads still waiting for"
+          + " a writer are counted as unresolved, not published (default: 5s).")
   private Duration partitionIdle;
 
   @Option(names = "--limit", paramLabel = "NAME=N",

@@ -138,8 +138,9 @@ public record MonitorConfig(
    *     0 when not known: then only the partitions that sent a watermark count, which is exact only
    *     when every assembler task has started (a test's single partition)
    * @param idleAfter how long (wall clock) an assembler task must have read nothing, holding no
-   *     transaction back, before it declares its partition idle (read to its end), so that a
-   *     partition with no traffic does not hold every read back; default 5 s
+   *     transaction back, before it declares its partition idle (read to its end); when every
+   *     partition is idle, the reads still held are given up on as unresolved instead of waiting
+   *     for the hold limit; default 5 s
    * @param holdLimit how long (wall clock) the low watermark may stand still while reads are held
    *     (a stalled partition); then the reads held are given up on as unresolved: counted ({@code
    *     isowatch_reads_unresolved_total}), never published. Default 5 min
