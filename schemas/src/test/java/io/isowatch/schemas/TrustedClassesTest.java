@@ -9,14 +9,14 @@ import java.util.TreeSet;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
 
-/** {@link TrustedClasses#ALL} names exactly the named types of the four top-level schemas. */
+/** {@link TrustedClasses#ALL} names exactly the named types of the five top-level schemas. */
 class TrustedClassesTest {
 
   @Test
   void everyNamedTypeIsTrustedAndNothingElse() {
     Set<String> named = new TreeSet<>();
     for (Schema s : List.of(TxnEvent.getClassSchema(), Transaction.getClassSchema(),
-        Violation.getClassSchema(), DeadLetter.getClassSchema())) {
+        Violation.getClassSchema(), DeadLetter.getClassSchema(), SourceWatermark.getClassSchema())) {
       collectNamed(s, named);
     }
     List<String> trusted = new ArrayList<>();
@@ -27,7 +27,7 @@ class TrustedClassesTest {
         "io.isowatch.schemas.DeadLetter", "io.isowatch.schemas.EdgeType",
         "io.isowatch.schemas.EventKind", "io.isowatch.schemas.Level",
         "io.isowatch.schemas.OpKind", "io.isowatch.schemas.Operation",
-        "io.isowatch.schemas.Source", "io.isowatch.schemas.Transaction",
+        "io.isowatch.schemas.Source", "io.isowatch.schemas.SourceWatermark", "io.isowatch.schemas.Transaction",
         "io.isowatch.schemas.TxnEvent", "io.isowatch.schemas.TxnStatus",
         "io.isowatch.schemas.Violation", "io.isowatch.schemas.Window",
         "io.isowatch.schemas.Witness", "io.isowatch.schemas.WitnessEdge",

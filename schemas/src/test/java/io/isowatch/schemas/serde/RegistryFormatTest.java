@@ -124,7 +124,7 @@ class RegistryFormatTest {
     RecordCodec.Decoded notOurs = format.decode(TOPIC, framed(otherId, avro(o, other)));
     assertThat(notOurs.reasonClass()).isEqualTo("unknown-schema");
     assertThat(notOurs.error()).startsWith("schema id " + otherId + " at byte 1 is not a record isowatch reads (")
-        .endsWith("expected one of [TxnEvent, Transaction, Violation, DeadLetter]");
+        .endsWith("expected one of [TxnEvent, Transaction, Violation, DeadLetter, SourceWatermark]");
 
     byte[] good = format.encode(TOPIC, Samples.transaction());
     RecordCodec.Decoded cut = format.decode(TOPIC, Arrays.copyOf(good, 9));
