@@ -70,28 +70,8 @@ final class BrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    CountDownLatch stop = new CountDownLatch(1);
-    CountDownLatch finished = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      stop.countDown();
-      try {
-        finished.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "isowatch-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      return serve(host, port, Optional.ofNullable(dataDir), spec.commandLine().getOut(),
-          spec.commandLine().getErr(), stop);
-    } finally {
-      finished.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: the JVM exits after it
-      }
-    }
+    return UntilSignal.run(stop -> serve(host, port, Optional.ofNullable(dataDir), spec.commandLine().getOut(),
+        spec.commandLine().getErr(), stop));
   }
 
   /**

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -212,28 +211,8 @@ final class MonitorCommand implements Callable<Integer> {
     MonitorRequest request = new MonitorRequest(cfg, bootstrapServers, applicationId, overlay, createTopics,
         Optional.ofNullable(partitions), Optional.ofNullable(replication).map(Integer::shortValue), metricsHost, metricsPort, token,
         printViolations);
-    CountDownLatch stop = new CountDownLatch(1);
-    CountDownLatch finished = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      stop.countDown();
-      try {
-        finished.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "isowatch-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      return new MonitorRunner(spec.commandLine().getOut(), spec.commandLine().getErr())
-          .run(request, stop, app -> { });
-    } finally {
-      finished.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: the JVM exits after it
-      }
-    }
+    return UntilSignal.run(stop -> new MonitorRunner(spec.commandLine().getOut(), spec.commandLine().getErr())
+        .run(request, stop, app -> { }));
   }
 
   /**
