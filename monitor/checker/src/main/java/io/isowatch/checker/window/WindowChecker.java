@@ -77,8 +77,8 @@ import java.util.Set;
  * held transactions up ({@link #advance(long, boolean)}: a source stalled, or every source is
  * exhausted): they are fed with those reads unknown, <i>unresolved</i>, counted ({@link
  * Outcome#unresolvedReads()}) and never reported, since the writer's absence is not established.
- * "Arrived" only grows, so holding never deadlocks. Writes of evicted transactions are remembered as fingerprints
- * ({@link Fingerprints}): the last {@link WindowConfig#evictedWrites()} of them (8 bytes each), and
+ * "Arrived" only grows, so holding never deadlocks. Writes of evicted transactions are remembered as
+ * fingerprints ({@link Fingerprints}): the last {@link WindowConfig#evictedWrites()} of them (8 bytes each), and
  * per key the latest evicted write (16 bytes per key ever written: this memory grows with the key
  * space, not with time), so that reads of the current or recent values of cold keys are
  * recognised; a read of an older value evicted longer ago than the recent-write memory reaches is
@@ -151,8 +151,9 @@ public final class WindowChecker {
    * @param violations new violations, in the order found
    * @param checked transactions fed to the checkers by this call
    * @param checkedOps their operations
-   * @param unresolvedReads reads given up on as unresolved by this call (held past the hold limit
-   *     without the low watermark passing them: counted, not in {@code violations})
+   * @param unresolvedReads reads given up on as unresolved by this call ({@link #advance(long,
+   *     boolean)} with {@code giveUp}, before the low watermark passed them: counted, not in {@code
+   *     violations})
    */
   public record Outcome(List<WindowViolation> violations, int checked, int checkedOps, int unresolvedReads) {}
 
@@ -331,8 +332,9 @@ public final class WindowChecker {
 
   /**
    * Ends the stream: every held transaction is fed, its reads with no arrived writer reported as
-   * thin-air reads (the input is complete, so the writer's absence is certain), and every live generation is finished (reads waiting inside them released). For
-   * tests and bounded inputs; the checker must not be offered more afterwards.
+   * thin-air reads (the input is complete, so the writer's absence is certain), and every live
+   * generation is finished (reads waiting inside them released). For tests and bounded inputs; the
+   * checker must not be offered more afterwards.
    *
    * @return what that produced
    */

@@ -116,9 +116,9 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     stores = new CheckerStores(context.getStateStore(CheckerStage.WINDOW_STORE),
         context.getStateStore(CheckerStage.HELD_STORE), context.getStateStore(CheckerStage.REPORTED_STORE),
         context.getStateStore(CheckerStage.EVICTED_STORE), context.getStateStore(CheckerStage.LAST_WRITES_STORE),
-        context.getStateStore(CheckerStage.LISTS_STORE), context.getStateStore(CheckerStage.META_STORE));
-    clocks = SourceClock.loadAll(context.getStateStore(CheckerStage.SOURCES_STORE),
-        config.sources().eventsPartitions(), context.currentSystemTimeMs());
+        context.getStateStore(CheckerStage.LISTS_STORE), context.getStateStore(CheckerStage.META_STORE),
+        context.getStateStore(CheckerStage.SOURCES_STORE));
+    clocks = SourceClock.loadAll(stores.sources(), config.sources().eventsPartitions(), context.currentSystemTimeMs());
     Map<String, byte[]> metas = new TreeMap<>();
     try (KeyValueIterator<Bytes, byte[]> it = stores.meta().all()) {
       while (it.hasNext()) {
@@ -157,7 +157,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   }
 
   private SourceClock clockOf(String historyId) {
-    return clocks.computeIfAbsent(historyId, h -> SourceClock.fresh(h, context.getStateStore(CheckerStage.SOURCES_STORE),
+    return clocks.computeIfAbsent(historyId, h -> SourceClock.fresh(h, stores.sources(),
         config.sources().eventsPartitions(), context.currentSystemTimeMs()));
   }
 
@@ -201,11 +201,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   /** Gives a history's checker the clock if it does not have it yet (new, or restored by {@link #init}). */
   private void sync(String historyId, HistoryState state, long timestampMillis) {
     if (!state.synced) {
-      state.synced = true;
-      WindowChecker.Outcome o = state.checker.advance(clockOf(historyId).low(), false);
-      if (o.checked() > 0) {
-        publish(historyId, state, o, timestampMillis);
-      }
+      advance(historyId, state, clockOf(historyId), timestampMillis, false);
     }
   }
 

@@ -13,6 +13,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * @param lastWrites per key hash, the fingerprint of the latest evicted write
  * @param lists per list key, the longest list read fed with every element known
  * @param meta each history's small state
+ * @param sources per history, each events partition's watermark ({@link SourceClock})
  */
 record CheckerStores(
     KeyValueStore<Bytes, byte[]> window,
@@ -21,4 +22,5 @@ record CheckerStores(
     KeyValueStore<Bytes, byte[]> evicted,
     KeyValueStore<Bytes, byte[]> lastWrites,
     KeyValueStore<Bytes, byte[]> lists,
-    KeyValueStore<Bytes, byte[]> meta) {}
+    KeyValueStore<Bytes, byte[]> meta,
+    KeyValueStore<Bytes, byte[]> sources) {}
