@@ -513,15 +513,20 @@ public final class WindowChecker {
 
   /**
    * Feeds every held session head that is known or whose grace ended (all of them if {@code all},
-   * reported; all of them if {@code giveUp}, those not due counted as unresolved).
+   * reported; all of them if {@code giveUp}, those not due counted as unresolved). Sessions are
+   * visited in the order of their heads' arrival, which {@link #restore} rebuilds exactly, so that a
+   * restored checker reports what it releases in the same order as the uninterrupted one (the map's
+   * own order is that of the queues' creation, which the journal does not keep).
    */
   private void release(boolean all, boolean giveUp) {
     boolean progress = true;
+    List<ArrayDeque<Held>> queues = new ArrayList<>(held.size());
     while (progress) {
       progress = false;
-      Iterator<ArrayDeque<Held>> it = held.values().iterator();
-      while (it.hasNext()) {
-        ArrayDeque<Held> q = it.next();
+      queues.clear();
+      queues.addAll(held.values());
+      queues.sort(Comparator.comparingLong(q -> q.peekFirst().arrival()));
+      for (ArrayDeque<Held> q : queues) {
         while (!q.isEmpty()) {
           Held head = q.peekFirst();
           WindowTxn t = head.txn();
@@ -543,10 +548,8 @@ public final class WindowChecker {
           feed(t, head.arrival(), missing, certain);
           progress = true;
         }
-        if (q.isEmpty()) {
-          it.remove();
-        }
       }
+      held.values().removeIf(ArrayDeque::isEmpty);
     }
   }
 

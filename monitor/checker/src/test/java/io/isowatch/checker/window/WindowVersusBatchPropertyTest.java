@@ -11,6 +11,7 @@ import io.isowatch.checker.witness.CheckResult;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -132,5 +133,15 @@ class WindowVersusBatchPropertyTest {
     }
     second.finish().violations().forEach(v -> actual.add(v.id()));
     assertThat(actual).as("seed %d, W %d, cut %d", seed, w, cut).isEqualTo(expected);
+  }
+
+  /**
+   * A seed the property met in CI: after the restart two sessions' held heads were visited in
+   * another order (the held map's order is that of the queues' creation, which the journal does
+   * not keep), so the last two violations came in the other order.
+   */
+  @Example
+  void aRestoredCheckerReportsInTheSameOrderOnARecordedSeed() {
+    aRestoredCheckerReportsWhatTheUninterruptedOneReports(-1116103840L, 2, 19);
   }
 }
