@@ -1,0 +1,228 @@
+package io.isowatch.checker.polygraph;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import java.util.Arrays;
+
+/**
+ * A digraph kept acyclic under edge insertions and last-in-first-out removals, with a topological
+ * order maintained by Pearce &amp; Kelly's algorithm ("A dynamic topological sort algorithm for
+ * directed acyclic graphs", ACM JEA 11, 2006): an edge the order already respects costs O(1); for
+ * another, only the nodes ordered between its ends are searched and reordered. An edge that would
+ * close a cycle is refused and the cycle is returned. This is the acyclicity theory of the
+ * polygraph solver (as MonoSAT's graph theory is Cobra's and PolySI's): the search adds the edges of
+ * a choice as it assigns it and removes them, newest first, as it backtracks.
+ *
+ * <p>Invariant: for every present edge {@code u -> v}, {@code pos[u] < pos[v]}. Removing an edge keeps
+ * it, so removal only pops adjacency. Removals must come in the reverse order of insertions
+ * ({@link #removeLast}); the solver's trail guarantees that. Every edge carries a label (the
+ * polygraph edge it stands for), which is what a returned cycle lists.
+ *
+ * <p>Adjacency is one growable int array per node and direction (target, label interleaved); no
+ * object per edge.
+ */
+final class AcyclicGraph {
+  private final int[] pos;
+  private final int[] nodeAt;
+  private final int[][] out;
+  private final int[] outSize;
+  private final int[][] in;
+  private final int[] inSize;
+  private final int[] mark;
+  private final int[] parentLabel;
+  private final int[] parentNode;
+  private int epoch;
+  private final IntArrayList stack = new IntArrayList();
+  private final IntArrayList forward = new IntArrayList();
+  private final IntArrayList backward = new IntArrayList();
+  private final IntArrayList added = new IntArrayList();
+  private long work;
+
+  /** @param nodes the number of nodes, {@code 0..nodes-1}, initially in index order */
+  AcyclicGraph(int nodes) {
+    pos = new int[nodes];
+    nodeAt = new int[nodes];
+    for (int i = 0; i < nodes; i++) {
+      pos[i] = i;
+      nodeAt[i] = i;
+    }
+    out = new int[nodes][];
+    in = new int[nodes][];
+    outSize = new int[nodes];
+    inSize = new int[nodes];
+    mark = new int[nodes];
+    parentLabel = new int[nodes];
+    parentNode = new int[nodes];
+  }
+
+  /** @return nodes visited by the searches so far, the unit of the solver's work budget */
+  long work() {
+    return work;
+  }
+
+  /** @return the number of edges present */
+  int edges() {
+    return added.size() / 2;
+  }
+
+  /**
+   * Adds {@code u -> v} unless it closes a cycle.
+   *
+   * @param label what the edge stands for, returned in cycles
+   * @return {@code null} if added; otherwise the labels of a cycle through the new edge, the new
+   *     edge's label first, then the path from {@code v} back to {@code u} in order
+   */
+  int[] add(int u, int v, int label) {
+    if (u == v) {
+      return new int[] {label};
+    }
+    if (pos[u] > pos[v]) {
+      int[] cycle = reorder(u, v, label);
+      if (cycle != null) {
+        return cycle;
+      }
+    }
+    out[u] = push(out[u], outSize[u], v, label);
+    outSize[u] += 2;
+    in[v] = push(in[v], inSize[v], u, label);
+    inSize[v] += 2;
+    added.add(u);
+    added.add(v);
+    return null;
+  }
+
+  /** Removes the edge added last; the order stays topological. */
+  void removeLast() {
+    int v = added.popInt();
+    int u = added.popInt();
+    outSize[u] -= 2;
+    inSize[v] -= 2;
+  }
+
+  /** @return whether {@code u} is before {@code v} in the current order */
+  boolean before(int u, int v) {
+    return pos[u] < pos[v];
+  }
+
+  /** @return the nodes in the current topological order (a fresh array) */
+  int[] order() {
+    return nodeAt.clone();
+  }
+
+  private static int[] push(int[] a, int size, int node, int label) {
+    if (a == null) {
+      a = new int[4];
+    } else if (size + 2 > a.length) {
+      a = Arrays.copyOf(a, a.length * 2);
+    }
+    a[size] = node;
+    a[size + 1] = label;
+    return a;
+  }
+
+  /**
+   * Pearce–Kelly: {@code pos[v] < pos[u]}. Searches forward from {@code v} among nodes ordered at
+   * most {@code pos[u]}; reaching {@code u} is a cycle. Otherwise searches backward from {@code u}
+   * among nodes ordered at least {@code pos[v]} and gives the backward set the lowest of the union's
+   * positions.
+   */
+  private int[] reorder(int u, int v, int label) {
+    int ub = pos[u];
+    int lb = pos[v];
+    epoch += 2;
+    int fwd = epoch;
+    int bwd = epoch + 1;
+    forward.clear();
+    stack.clear();
+    stack.add(v);
+    mark[v] = fwd;
+    parentNode[v] = -1;
+    while (!stack.isEmpty()) {
+      int x = stack.popInt();
+      forward.add(x);
+      work++;
+      int[] a = out[x];
+      for (int i = 0, n = outSize[x]; i < n; i += 2) {
+        int y = a[i];
+        if (y == u) {
+          parentNode[u] = x;
+          parentLabel[u] = a[i + 1];
+          return cycle(u, v, label);
+        }
+        if (mark[y] != fwd && pos[y] < ub) {
+          mark[y] = fwd;
+          parentNode[y] = x;
+          parentLabel[y] = a[i + 1];
+          stack.add(y);
+        }
+      }
+    }
+    backward.clear();
+    stack.add(u);
+    mark[u] = bwd;
+    while (!stack.isEmpty()) {
+      int x = stack.popInt();
+      backward.add(x);
+      work++;
+      int[] a = in[x];
+      for (int i = 0, n = inSize[x]; i < n; i += 2) {
+        int y = a[i];
+        if (mark[y] != bwd && pos[y] > lb) {
+          mark[y] = bwd;
+          stack.add(y);
+        }
+      }
+    }
+    sortByPos(backward);
+    sortByPos(forward);
+    int total = backward.size() + forward.size();
+    int[] slots = new int[total];
+    int k = 0;
+    for (int i = 0; i < backward.size(); i++) {
+      slots[k++] = pos[backward.getInt(i)];
+    }
+    for (int i = 0; i < forward.size(); i++) {
+      slots[k++] = pos[forward.getInt(i)];
+    }
+    Arrays.sort(slots);
+    k = 0;
+    for (int i = 0; i < backward.size(); i++) {
+      place(backward.getInt(i), slots[k++]);
+    }
+    for (int i = 0; i < forward.size(); i++) {
+      place(forward.getInt(i), slots[k++]);
+    }
+    return null;
+  }
+
+  private void place(int node, int p) {
+    pos[node] = p;
+    nodeAt[p] = node;
+  }
+
+  private void sortByPos(IntArrayList nodes) {
+    int[] a = nodes.elements();
+    int n = nodes.size();
+    long[] keyed = new long[n];
+    for (int i = 0; i < n; i++) {
+      keyed[i] = ((long) pos[a[i]] << 32) | a[i];
+    }
+    Arrays.sort(keyed);
+    for (int i = 0; i < n; i++) {
+      a[i] = (int) keyed[i];
+    }
+  }
+
+  /** The new edge's label, then the labels of the path v -> ... -> u found by the forward search. */
+  private int[] cycle(int u, int v, int label) {
+    IntArrayList path = new IntArrayList();
+    for (int x = u; x != v; x = parentNode[x]) {
+      path.add(parentLabel[x]);
+    }
+    int[] c = new int[path.size() + 1];
+    c[0] = label;
+    for (int i = 0; i < path.size(); i++) {
+      c[i + 1] = path.getInt(path.size() - 1 - i);
+    }
+    return c;
+  }
+}

@@ -1,0 +1,59 @@
+package io.isowatch.checker.polygraph;
+
+/**
+ * How a level reads the polygraph's edges as edges of the graph that must stay acyclic.
+ *
+ * <p><b>Serializable</b> (Adya, MIT 1999, §4.3; Cobra, OSDI 2020, §3.1): some choice makes {@code so ∪
+ * wr ∪ ww ∪ rw} acyclic; each edge is itself, on nodes {@code 0..n-1}.
+ *
+ * <p><b>Snapshot isolation</b> (Cerone &amp; Gotsman, PODC 2016, Theorem 9; PolySI, VLDB 2023, §3,
+ * Theorem 4): some choice makes {@code (so ∪ wr ∪ ww) ; rw?} acyclic, that is, no cycle of the
+ * dependency graph has two consecutive {@code rw} edges once read cyclically. That is tested on a
+ * graph of two layers, node {@code 2v} ("entered by a dependency edge, or anywhere") and {@code 2v+1}
+ * ("entered by an {@code rw} edge"): a dependency edge {@code u -> v} becomes {@code 2u -> 2v} and
+ * {@code 2u+1 -> 2v}; an {@code rw} edge {@code u -> v} becomes {@code 2u -> 2v+1}. A cycle of the
+ * layered graph is a closed walk of the dependency graph with no two consecutive {@code rw} edges,
+ * hence a cycle of {@code (so ∪ wr ∪ ww) ; rw?}; conversely every such cycle lifts.
+ */
+enum Lifting {
+  /** One layer: every edge as it is. */
+  SERIALIZABLE,
+  /** Two layers, as above. */
+  SNAPSHOT_ISOLATION;
+
+  /** @return nodes of the layered graph for {@code nodes} polygraph nodes */
+  int nodes(int nodes) {
+    return this == SERIALIZABLE ? nodes : 2 * nodes;
+  }
+
+  /**
+   * Adds polygraph edge {@code e} to {@code graph} as its layered edges.
+   *
+   * @return {@code null} if added; else the labels (polygraph edges) of a cycle, after removing
+   *     what of {@code e} was added, so the graph is as before the call
+   */
+  int[] add(Polygraph g, AcyclicGraph graph, int e) {
+    int u = g.from(e);
+    int v = g.to(e);
+    if (this == SERIALIZABLE) {
+      return graph.add(u, v, e);
+    }
+    if (g.type(e) == Polygraph.RW) {
+      return graph.add(2 * u, 2 * v + 1, e);
+    }
+    int[] cycle = graph.add(2 * u, 2 * v, e);
+    if (cycle != null) {
+      return cycle;
+    }
+    cycle = graph.add(2 * u + 1, 2 * v, e);
+    if (cycle != null) {
+      graph.removeLast();
+    }
+    return cycle;
+  }
+
+  /** @return how many layered edges {@link #add} adds for {@code e} */
+  int edges(Polygraph g, int e) {
+    return this == SERIALIZABLE || g.type(e) == Polygraph.RW ? 1 : 2;
+  }
+}

@@ -1,0 +1,348 @@
+package io.isowatch.checker.polygraph;
+
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.history.TxnStatus;
+import io.isowatch.checker.witness.EdgeType;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+
+/**
+ * The polygraph of a register history (Papadimitriou, JACM 1979; as built by Cobra, Tan et al.,
+ * OSDI 2020, §3, and PolySI, Huang et al., VLDB 2023, §3): the known edges, and for every pair of
+ * committed transactions that write a common key a <i>constraint</i> whose two alternatives are the
+ * two orders of their writes.
+ *
+ * <p><b>Nodes</b> are the committed transactions ({@code 0..nodes()-1}, in history order; {@link
+ * #txn} maps back). A transaction whose outcome is unknown is left out: it may have aborted, so
+ * counting its writes could invent a violation; leaving it out can only miss one.
+ *
+ * <p><b>Known edges.</b> {@code so} between consecutive committed transactions of a session (unless
+ * session order is not required); {@code wr} from the writer of each external read (a read not
+ * preceded in its transaction by an operation on the key) to the reader; for a read of the initial
+ * value of {@code x}, {@code rw} from the reader to every committed writer of {@code x}. A read whose
+ * value has no committed final writer (thin-air, aborted, intermediate, future read) and a read of an
+ * unknown value add nothing: those are violations of weaker levels, reported by their checkers.
+ *
+ * <p><b>Constraints</b>, one per pair of transactions {@code (a, b)}, {@code a < b}, writing a common
+ * key, coalesced over their keys as PolySI §4.2 does (both orders of one pair on two keys close a
+ * {@code ww} 2-cycle, so every key of the pair takes the same order): alternative "a first" holds, for
+ * each common key {@code x}, {@code ww a -> b} and {@code rw r -> b} for every reader {@code r != b}
+ * of {@code a}'s {@code x}; alternative "b first" the mirror image.
+ *
+ * <p>Edges are stored column by column ({@link #from}, {@link #to}, {@link #type}, {@link #key},
+ * {@link #value}, {@link #via}); the known ones are {@code 0..knownEdges()-1}. Constraint {@code c}'s
+ * alternatives are edge lists {@link #alternative}{@code (c, first)}.
+ */
+final class Polygraph {
+  /** Edge type: {@code so}. */
+  static final byte SO = 0;
+  /** Edge type: {@code wr}. */
+  static final byte WR = 1;
+  /** Edge type: {@code ww}. */
+  static final byte WW = 2;
+  /** Edge type: {@code rw}. */
+  static final byte RW = 3;
+  private static final EdgeType[] TYPES = {EdgeType.SO, EdgeType.WR, EdgeType.WW, EdgeType.RW};
+
+  private final History history;
+  private final int[] txnOfNode;
+  private final int[] nodeOfTxn;
+  private final IntArrayList from = new IntArrayList();
+  private final IntArrayList to = new IntArrayList();
+  private final IntArrayList types = new IntArrayList();
+  private final IntArrayList keys = new IntArrayList();
+  private final IntArrayList via = new IntArrayList();
+  private final IntArrayList owner = new IntArrayList();
+  private final LongArrayList values = new LongArrayList();
+  private int knownEdges;
+  private final IntArrayList pairA = new IntArrayList();
+  private final IntArrayList pairB = new IntArrayList();
+  private final ObjectArrayList<IntArrayList> aFirst = new ObjectArrayList<>();
+  private final ObjectArrayList<IntArrayList> bFirst = new ObjectArrayList<>();
+
+  private Polygraph(History history, int[] txnOfNode, int[] nodeOfTxn) {
+    this.history = history;
+    this.txnOfNode = txnOfNode;
+    this.nodeOfTxn = nodeOfTxn;
+  }
+
+  /**
+   * Builds the polygraph. Cost: O(ops + sum over keys of writers² · readers per write).
+   *
+   * @param h a register history (list operations are ignored)
+   * @param sessionOrder whether consecutive transactions of a session are ordered ({@code so})
+   * @param maxConstraintEdges stop adding constraints past this many edges in them
+   * @return the polygraph, or {@code null} if its constraints would hold more than {@code
+   *     maxConstraintEdges} edges
+   */
+  static Polygraph of(History h, boolean sessionOrder, long maxConstraintEdges) {
+    int txns = h.txnCount();
+    int[] nodeOf = new int[txns];
+    IntArrayList nodes = new IntArrayList();
+    for (int t = 0; t < txns; t++) {
+      nodeOf[t] = h.status(t) == TxnStatus.COMMITTED ? nodes.size() : -1;
+      if (nodeOf[t] >= 0) {
+        nodes.add(t);
+      }
+    }
+    Polygraph g = new Polygraph(h, nodes.toIntArray(), nodeOf);
+    return g.build(sessionOrder, maxConstraintEdges) ? g : null;
+  }
+
+  private boolean build(boolean sessionOrder, long maxConstraintEdges) {
+    History h = history;
+    int n = txnOfNode.length;
+    // Per key: the committed writers (node) and their final write's value, in node order.
+    ObjectArrayList<IntArrayList> writers = new ObjectArrayList<>();
+    ObjectArrayList<LongArrayList> writtenValues = new ObjectArrayList<>();
+    for (int k = 0; k < h.keyCount(); k++) {
+      writers.add(new IntArrayList());
+      writtenValues.add(new LongArrayList());
+    }
+    for (int node = 0; node < n; node++) {
+      int t = txnOfNode[node];
+      for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+        if (h.opKind(op) == OpKind.WRITE && finalWrite(t, op)) {
+          writers.get(h.opKey(op)).add(node);
+          writtenValues.get(h.opKey(op)).add(h.opValue(op));
+        }
+      }
+    }
+    // Readers of each (writer node, key), and of the initial value of each key.
+    Long2ObjectOpenHashMap<IntArrayList> readersOf = new Long2ObjectOpenHashMap<>();
+    ObjectArrayList<IntArrayList> initReaders = new ObjectArrayList<>();
+    for (int k = 0; k < h.keyCount(); k++) {
+      initReaders.add(new IntArrayList());
+    }
+    if (sessionOrder) {
+      for (int s = 0; s < h.sessionCount(); s++) {
+        int prev = -1;
+        IntArrayList ts = h.sessionTxns(s);
+        for (int i = 0; i < ts.size(); i++) {
+          int node = nodeOfTxn[ts.getInt(i)];
+          if (node >= 0) {
+            if (prev >= 0) {
+              edge(prev, node, SO, -1, History.NIL, -1, -1);
+            }
+            prev = node;
+          }
+        }
+      }
+    }
+    for (int node = 0; node < n; node++) {
+      int t = txnOfNode[node];
+      for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+        if (h.opKind(op) != OpKind.READ || !external(t, op)) {
+          continue;
+        }
+        int k = h.opKey(op);
+        long v = h.opValue(op);
+        if (v == History.NIL) {
+          initReaders.get(k).add(node);
+          continue;
+        }
+        if (v == History.UNKNOWN_VALUE) {
+          continue;
+        }
+        int w = h.writes().writerOf(k, v);
+        if (w < 0) {
+          continue;
+        }
+        int wt = h.opTxn(w);
+        int wn = nodeOfTxn[wt];
+        if (wt == t || wn < 0 || !finalWrite(wt, w)) {
+          continue;
+        }
+        edge(wn, node, WR, k, v, -1, -1);
+        readersOf.computeIfAbsent(pack(wn, k), x -> new IntArrayList()).add(node);
+      }
+    }
+    for (int k = 0; k < h.keyCount(); k++) {
+      IntArrayList rs = initReaders.get(k);
+      IntArrayList ws = writers.get(k);
+      for (int i = 0; i < rs.size(); i++) {
+        for (int j = 0; j < ws.size(); j++) {
+          if (rs.getInt(i) != ws.getInt(j)) {
+            edge(rs.getInt(i), ws.getInt(j), RW, k, History.NIL, -1, -1);
+          }
+        }
+      }
+    }
+    knownEdges = from.size();
+    Long2IntOpenHashMap constraintOf = new Long2IntOpenHashMap();
+    constraintOf.defaultReturnValue(-1);
+    IntArrayList none = new IntArrayList();
+    for (int k = 0; k < h.keyCount(); k++) {
+      IntArrayList ws = writers.get(k);
+      for (int i = 0; i < ws.size(); i++) {
+        for (int j = i + 1; j < ws.size(); j++) {
+          int a = ws.getInt(i);
+          int b = ws.getInt(j);
+          if (a == b) {
+            continue;
+          }
+          int lo = Math.min(a, b);
+          int hi = Math.max(a, b);
+          long loValue = writtenValues.get(k).getLong(a == lo ? i : j);
+          long hiValue = writtenValues.get(k).getLong(a == lo ? j : i);
+          int c = constraintOf.get(pack(lo, hi));
+          if (c < 0) {
+            c = pairA.size();
+            constraintOf.put(pack(lo, hi), c);
+            pairA.add(lo);
+            pairB.add(hi);
+            aFirst.add(new IntArrayList());
+            bFirst.add(new IntArrayList());
+          }
+          order(aFirst.get(c), c, lo, hi, k, loValue, readersOf.getOrDefault(pack(lo, k), none));
+          order(bFirst.get(c), c, hi, lo, k, hiValue, readersOf.getOrDefault(pack(hi, k), none));
+          if (from.size() - knownEdges > maxConstraintEdges) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /** {@code first}'s write of {@code k} precedes {@code second}'s: ww, and rw from first's readers. */
+  private void order(IntArrayList alt, int c, int first, int second, int k, long value, IntArrayList readers) {
+    alt.add(edge(first, second, WW, k, value, -1, c));
+    for (int i = 0; i < readers.size(); i++) {
+      int r = readers.getInt(i);
+      if (r != second) {
+        alt.add(edge(r, second, RW, k, value, first, c));
+      }
+    }
+  }
+
+  private int edge(int u, int v, byte type, int key, long value, int viaNode, int constraint) {
+    owner.add(constraint);
+    from.add(u);
+    to.add(v);
+    types.add(type);
+    keys.add(key);
+    values.add(value);
+    via.add(viaNode);
+    return from.size() - 1;
+  }
+
+  private static long pack(int a, int b) {
+    return ((long) a << 32) | (b & 0xffffffffL);
+  }
+
+  /** @return whether {@code op}, a write of transaction {@code t}, is t's last write of its key */
+  private boolean finalWrite(int t, int op) {
+    int k = history.opKey(op);
+    for (int o = op + 1; o < history.opEnd(t); o++) {
+      if (history.opKey(o) == k && history.opKind(o) == OpKind.WRITE) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return whether read {@code op} of {@code t} is its first operation on the key */
+  private boolean external(int t, int op) {
+    int k = history.opKey(op);
+    for (int o = history.opStart(t); o < op; o++) {
+      if (history.opKey(o) == k && (history.opKind(o) == OpKind.READ || history.opKind(o) == OpKind.WRITE)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return the history */
+  History history() {
+    return history;
+  }
+
+  /** @return the number of nodes (committed transactions) */
+  int nodes() {
+    return txnOfNode.length;
+  }
+
+  /** @return the history's transaction id of {@code node} */
+  int txn(int node) {
+    return txnOfNode[node];
+  }
+
+  /** @return the number of edges, known and in constraints */
+  int edges() {
+    return from.size();
+  }
+
+  /** @return the number of known edges; they are edges {@code 0..knownEdges()-1} */
+  int knownEdges() {
+    return knownEdges;
+  }
+
+  /** @return the number of constraints */
+  int constraints() {
+    return pairA.size();
+  }
+
+  /** @return the source node of edge {@code e} */
+  int from(int e) {
+    return from.getInt(e);
+  }
+
+  /** @return the target node of edge {@code e} */
+  int to(int e) {
+    return to.getInt(e);
+  }
+
+  /** @return {@link #SO}, {@link #WR}, {@link #WW} or {@link #RW} */
+  byte type(int e) {
+    return (byte) types.getInt(e);
+  }
+
+  /** @return the edge's type as a witness names it */
+  EdgeType edgeType(int e) {
+    return TYPES[types.getInt(e)];
+  }
+
+  /** @return the key of edge {@code e}, -1 for {@code so} */
+  int key(int e) {
+    return keys.getInt(e);
+  }
+
+  /** @return the value the edge's explanation cites ({@link History#NIL}: the initial value) */
+  long value(int e) {
+    return values.getLong(e);
+  }
+
+  /** @return for an {@code rw} edge of a constraint, the node whose version the source read; else -1 */
+  int via(int e) {
+    return via.getInt(e);
+  }
+
+  /** @return the constraint whose alternative holds edge {@code e}; -1 for a known edge */
+  int constraintOf(int e) {
+    return owner.getInt(e);
+  }
+
+  /** @return the lower node of constraint {@code c}'s pair */
+  int first(int c) {
+    return pairA.getInt(c);
+  }
+
+  /** @return the higher node of constraint {@code c}'s pair */
+  int second(int c) {
+    return pairB.getInt(c);
+  }
+
+  /**
+   * @param lowerFirst {@code true} for the alternative in which {@link #first}'s writes precede
+   *     {@link #second}'s
+   * @return the edges of that alternative (do not modify)
+   */
+  IntArrayList alternative(int c, boolean lowerFirst) {
+    return lowerFirst ? aFirst.get(c) : bFirst.get(c);
+  }
+}

@@ -1,0 +1,165 @@
+package io.isowatch.checker.polygraph;
+
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.level.Level;
+import io.isowatch.checker.level.Verdict;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+/**
+ * Snapshot isolation and serializability of register histories through a polygraph: build it
+ * ({@link Polygraph}; Cobra, OSDI 2020, §3; PolySI, VLDB 2023, §3), prune it ({@link Pruning};
+ * PolySI §4.3), search what is left ({@link ChoiceSolver}, CDCL with acyclicity as the theory, in the
+ * place of MonoSAT), and check the commit order found against the level's definition ({@link
+ * CommitOrders}) before it is reported. Deciding either level is NP-complete (Papadimitriou, JACM 1979;
+ * Biswas &amp; Enea, OOPSLA 2019, §5); the budget bounds the search deterministically, and running out
+ * of it is {@link Verdict#UNKNOWN} with the numbers.
+ *
+ * <p>What it assumes: the reads that need no version order are checked by the weaker levels'
+ * checkers (thin-air, aborted, intermediate and internal reads); such a read adds no edge here (see
+ * {@link Polygraph}), so it cannot make this check report a cycle that is not there. Transactions
+ * whose outcome is unknown are left out. List-append histories are decided by Adya's phenomena
+ * instead ({@link io.isowatch.checker.adya.AdyaChecker}): the version order of a list key is read
+ * from its reads and needs no search.
+ */
+public final class PolygraphChecker {
+  /** Default budget: conflicts of the search. */
+  public static final long DEFAULT_MAX_CONFLICTS = 200_000;
+  /** Default budget: edges in the constraints (memory). */
+  public static final long DEFAULT_MAX_CONSTRAINT_EDGES = 50_000_000;
+
+  private final Level level;
+  private final boolean sessionOrder;
+  private final long maxConflicts;
+  private final long maxConstraintEdges;
+  private final boolean prune;
+
+  /**
+   * @param level {@link Level#SNAPSHOT_ISOLATION} or {@link Level#SERIALIZABLE}
+   * @param sessionOrder whether a session's transactions must commit in its order (strong session
+   *     SI and strong session serializability; {@code false} for the plain variants)
+   * @param maxConflicts the search's budget, in conflicts
+   * @param maxConstraintEdges the polygraph's budget, in edges of its constraints
+   * @throws IllegalArgumentException for any other level
+   */
+  public PolygraphChecker(Level level, boolean sessionOrder, long maxConflicts, long maxConstraintEdges) {
+    if (level != Level.SNAPSHOT_ISOLATION && level != Level.SERIALIZABLE) {
+      throw new IllegalArgumentException("the polygraph decides snapshot-isolation and serializable, not " + level);
+    }
+    this.level = level;
+    this.sessionOrder = sessionOrder;
+    this.maxConflicts = maxConflicts;
+    this.maxConstraintEdges = maxConstraintEdges;
+    this.prune = true;
+  }
+
+  /** The same checker, with pruning off or on: without it, the search decides every constraint. */
+  PolygraphChecker pruning(boolean on) {
+    return new PolygraphChecker(this, on);
+  }
+
+  private PolygraphChecker(PolygraphChecker c, boolean prune) {
+    this.level = c.level;
+    this.sessionOrder = c.sessionOrder;
+    this.maxConflicts = c.maxConflicts;
+    this.maxConstraintEdges = c.maxConstraintEdges;
+    this.prune = prune;
+  }
+
+  /** A checker with session order and the default budgets. */
+  public PolygraphChecker(Level level) {
+    this(level, true, DEFAULT_MAX_CONFLICTS, DEFAULT_MAX_CONSTRAINT_EDGES);
+  }
+
+  /** @return the level decided */
+  public Level level() {
+    return level;
+  }
+
+  /**
+   * Decides the level on a register history.
+   *
+   * @param h the history; not modified
+   * @return the answer: consistent with a commit order, violated with the cycles that show it, or
+   *     unknown with the reason
+   */
+  public PolygraphAnswer solve(History h) {
+    for (int op = 0; op < h.opCount(); op++) {
+      byte kind = h.opKind(op);
+      if (kind == OpKind.APPEND || kind == OpKind.READ_LIST) {
+        return PolygraphAnswer.unknown(level, "a list-append history: its version order is read from its"
+            + " reads (Adya's phenomena decide it), not searched", Stats.NONE);
+      }
+    }
+    Polygraph g = Polygraph.of(h, sessionOrder, maxConstraintEdges);
+    if (g == null) {
+      return PolygraphAnswer.unknown(level, "the polygraph's constraints would hold more than "
+          + maxConstraintEdges + " edges (the budget)", Stats.NONE);
+    }
+    Lifting lifting = level == Level.SERIALIZABLE ? Lifting.SERIALIZABLE : Lifting.SNAPSHOT_ISOLATION;
+    AcyclicGraph graph = new AcyclicGraph(lifting.nodes(g.nodes()));
+    for (int e = 0; e < g.knownEdges(); e++) {
+      int[] cycle = lifting.add(g, graph, e);
+      if (cycle != null) {
+        return PolygraphAnswer.violated(level, Proof.knownCycle(g, cycle),
+            new Stats(g.nodes(), g.knownEdges(), g.constraints(), 0, 0, 0, 0));
+      }
+    }
+    Pruning pruning = new Pruning(g, lifting, graph);
+    boolean open = !prune || pruning.run();
+    int pruned = pruning.adopted().size();
+    if (!open) {
+      return PolygraphAnswer.violated(level, Proof.contradiction(g, pruning),
+          new Stats(g.nodes(), g.knownEdges(), g.constraints(), pruned + 1, 0, pruning.rounds(), 0));
+    }
+    IntArrayList vars = new IntArrayList();
+    int[] varOf = new int[g.constraints()];
+    for (int c = 0; c < g.constraints(); c++) {
+      varOf[c] = pruning.decided(c) == Pruning.OPEN ? vars.size() : -1;
+      if (varOf[c] >= 0) {
+        vars.add(c);
+      }
+    }
+    ChoiceSolver solver = new ChoiceSolver(g, lifting, graph, vars.toIntArray(), varOf);
+    ChoiceSolver.Outcome outcome = solver.solve(maxConflicts);
+    Stats stats = new Stats(g.nodes(), g.knownEdges(), g.constraints(), pruned, vars.size(),
+        pruning.rounds(), solver.conflicts());
+    switch (outcome) {
+      case BUDGET:
+        return PolygraphAnswer.unknown(level, "the search ran out of its budget of " + maxConflicts
+            + " conflicts with " + vars.size() + " of " + g.constraints() + " constraints left after pruning",
+            stats);
+      case UNSATISFIABLE:
+        return PolygraphAnswer.violated(level, Proof.search(g, pruning, solver.lemmas()), stats);
+      default:
+        boolean[] lowerFirst = new boolean[g.constraints()];
+        for (int c = 0; c < g.constraints(); c++) {
+          lowerFirst[c] = varOf[c] >= 0 ? solver.value(varOf[c]) : pruning.decided(c) == 1;
+        }
+        int[] order = CommitOrders.of(g, lowerFirst, lifting);
+        String wrong = CommitOrders.verify(h, order, level, sessionOrder);
+        if (wrong != null) {
+          throw new IllegalStateException("the commit order the search found fails the definition of "
+              + level.cliName() + ": " + wrong);
+        }
+        return PolygraphAnswer.consistent(level, order, stats);
+    }
+  }
+
+  /**
+   * Counts of one decision.
+   *
+   * @param nodes committed transactions
+   * @param knownEdges known edges ({@code so}, {@code wr}, {@code rw} from initial reads)
+   * @param constraints constraints (pairs of transactions writing a common key)
+   * @param pruned constraints decided by pruning
+   * @param searched constraints left to the search
+   * @param rounds pruning rounds
+   * @param conflicts conflicts of the search
+   */
+  public record Stats(int nodes, int knownEdges, int constraints, int pruned, int searched, int rounds,
+      long conflicts) {
+    /** Nothing built. */
+    public static final Stats NONE = new Stats(0, 0, 0, 0, 0, 0, 0);
+  }
+}

@@ -1,0 +1,137 @@
+package io.isowatch.checker.polygraph;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import java.util.Arrays;
+
+/**
+ * Pruning (PolySI, Huang et al., VLDB 2023, §4.3; Cobra, Tan et al., OSDI 2020, §3.3): a constraint
+ * one of whose alternatives closes a cycle with the graph as it stands cannot take that alternative,
+ * so it takes the other, whose edges join the graph; repeated until nothing changes. A constraint both
+ * of whose alternatives close a cycle makes the history unsatisfiable at once. Trial edges are added
+ * to the {@link AcyclicGraph} and removed at once, so the graph's acyclicity test is the one the search
+ * uses; an alternative is tried whole, which also catches a cycle its own edges close together.
+ *
+ * <p>Each adopted alternative records the cycle its rival closed ({@link #rejectedCycle}): a forced
+ * choice is explained by a cycle of known edges and earlier forced choices, which is what an
+ * unsatisfiable answer's witness is built from. Cost per round: one trial per undecided constraint,
+ * each a Pearce–Kelly search of the region between its edges' ends.
+ */
+final class Pruning {
+  /** The constraint is still open. */
+  static final byte OPEN = -1;
+
+  private final Polygraph g;
+  private final Lifting lifting;
+  private final AcyclicGraph graph;
+  private final byte[] decided;
+  private final int[][] rejectedCycle;
+  private final IntArrayList adoptionOrder = new IntArrayList();
+  private int contradiction = -1;
+  private int[] contradictionCycle;
+  private int rounds;
+
+  /** @param graph holds the known edges; adopted alternatives are added to it for good */
+  Pruning(Polygraph g, Lifting lifting, AcyclicGraph graph) {
+    this.g = g;
+    this.lifting = lifting;
+    this.graph = graph;
+    decided = new byte[g.constraints()];
+    Arrays.fill(decided, OPEN);
+    rejectedCycle = new int[g.constraints()][];
+  }
+
+  /**
+   * Prunes to the fixpoint, or until a constraint has no alternative left.
+   *
+   * @return {@code false} if some constraint has none ({@link #contradiction})
+   */
+  boolean run() {
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      rounds++;
+      for (int c = 0; c < g.constraints(); c++) {
+        if (decided[c] != OPEN) {
+          continue;
+        }
+        int[] lowerFirst = trial(c, true);
+        int[] higherFirst = trial(c, false);
+        if (lowerFirst != null && higherFirst != null) {
+          contradiction = c;
+          rejectedCycle[c] = lowerFirst;
+          contradictionCycle = higherFirst;
+          return false;
+        }
+        if (lowerFirst != null || higherFirst != null) {
+          boolean side = lowerFirst == null;
+          adopt(c, side);
+          rejectedCycle[c] = side ? higherFirst : lowerFirst;
+          changed = true;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** @return the cycle the alternative closes, or {@code null} (the graph is left as it was) */
+  private int[] trial(int c, boolean side) {
+    IntArrayList alt = g.alternative(c, side);
+    int added = 0;
+    int[] cycle = null;
+    for (int i = 0; i < alt.size() && cycle == null; i++) {
+      int e = alt.getInt(i);
+      cycle = lifting.add(g, graph, e);
+      if (cycle == null) {
+        added += lifting.edges(g, e);
+      }
+    }
+    for (int k = 0; k < added; k++) {
+      graph.removeLast();
+    }
+    return cycle;
+  }
+
+  private void adopt(int c, boolean side) {
+    IntArrayList alt = g.alternative(c, side);
+    for (int i = 0; i < alt.size(); i++) {
+      if (lifting.add(g, graph, alt.getInt(i)) != null) {
+        throw new IllegalStateException("an alternative that passed its trial closed a cycle");
+      }
+    }
+    decided[c] = (byte) (side ? 1 : 0);
+    adoptionOrder.add(c);
+  }
+
+  /** @return {@link #OPEN}, 1 (lower node first) or 0 (higher node first) */
+  byte decided(int c) {
+    return decided[c];
+  }
+
+  /** @return for an adopted constraint, the cycle (edge labels) its other alternative closed */
+  int[] rejectedCycle(int c) {
+    return rejectedCycle[c];
+  }
+
+  /** @return the constraints adopted, in the order they were */
+  IntArrayList adopted() {
+    return adoptionOrder;
+  }
+
+  /** @return the constraint with no alternative left, or -1 */
+  int contradiction() {
+    return contradiction;
+  }
+
+  /**
+   * @return for {@link #contradiction}: the cycle its "higher first" alternative closes ({@link
+   *     #rejectedCycle} holds the other's)
+   */
+  int[] contradictionCycle() {
+    return contradictionCycle;
+  }
+
+  /** @return rounds run */
+  int rounds() {
+    return rounds;
+  }
+}
