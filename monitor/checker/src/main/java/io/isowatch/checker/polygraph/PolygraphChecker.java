@@ -97,46 +97,23 @@ public final class PolygraphChecker {
           + maxConstraintEdges + " edges (the budget)", Stats.NONE);
     }
     Lifting lifting = level == Level.SERIALIZABLE ? Lifting.SERIALIZABLE : Lifting.SNAPSHOT_ISOLATION;
-    AcyclicGraph graph = new AcyclicGraph(lifting.nodes(g.nodes()));
-    for (int e = 0; e < g.knownEdges(); e++) {
-      int[] cycle = lifting.add(g, graph, e);
-      if (cycle != null) {
-        return PolygraphAnswer.violated(level, Proof.knownCycle(g, cycle),
-            new Stats(g.nodes(), g.knownEdges(), g.constraints(), 0, 0, 0, 0));
-      }
-    }
-    Pruning pruning = new Pruning(g, lifting, graph);
-    boolean open = !prune || pruning.run();
-    int pruned = pruning.adopted().size();
-    if (!open) {
-      return PolygraphAnswer.violated(level, Proof.contradiction(g, pruning),
-          new Stats(g.nodes(), g.knownEdges(), g.constraints(), pruned + 1, 0, pruning.rounds(), 0));
-    }
-    IntArrayList vars = new IntArrayList();
-    int[] varOf = new int[g.constraints()];
-    for (int c = 0; c < g.constraints(); c++) {
-      varOf[c] = pruning.decided(c) == Pruning.OPEN ? vars.size() : -1;
-      if (varOf[c] >= 0) {
-        vars.add(c);
-      }
-    }
-    ChoiceSolver solver = new ChoiceSolver(g, lifting, graph, vars.toIntArray(), varOf);
-    ChoiceSolver.Outcome outcome = solver.solve(maxConflicts);
-    Stats stats = new Stats(g.nodes(), g.knownEdges(), g.constraints(), pruned, vars.size(),
-        pruning.rounds(), solver.conflicts());
-    switch (outcome) {
+    Decision d = Decision.run(g, lifting, null, prune, maxConflicts);
+    int pruned = d.pruning == null ? 0 : d.pruning.adopted().size();
+    Stats stats = new Stats(g.nodes(), g.knownEdges(), g.constraints(), pruned, d.searched,
+        d.pruning == null ? 0 : d.pruning.rounds(), d.solver == null ? 0 : d.solver.conflicts());
+    switch (d.outcome) {
+      case KNOWN_CYCLE:
+        return PolygraphAnswer.violated(level, Proof.knownCycle(g, d.knownCycle), stats);
       case BUDGET:
         return PolygraphAnswer.unknown(level, "the search ran out of its budget of " + maxConflicts
-            + " conflicts with " + vars.size() + " of " + g.constraints() + " constraints left after pruning",
+            + " conflicts with " + d.searched + " of " + g.constraints() + " constraints left after pruning",
             stats);
+      case CONTRADICTION:
       case UNSATISFIABLE:
-        return PolygraphAnswer.violated(level, Proof.search(g, pruning, solver.lemmas()), stats);
+        int[] core = CoreMinimizer.core(g, lifting, d, maxConflicts);
+        return PolygraphAnswer.violated(level, Proof.onCore(g, lifting, core, maxConflicts), stats);
       default:
-        boolean[] lowerFirst = new boolean[g.constraints()];
-        for (int c = 0; c < g.constraints(); c++) {
-          lowerFirst[c] = varOf[c] >= 0 ? solver.value(varOf[c]) : pruning.decided(c) == 1;
-        }
-        int[] order = CommitOrders.of(g, lowerFirst, lifting);
+        int[] order = CommitOrders.of(g, d.lowerFirst(g), lifting);
         String wrong = CommitOrders.verify(h, order, level, sessionOrder);
         if (wrong != null) {
           throw new IllegalStateException("the commit order the search found fails the definition of "

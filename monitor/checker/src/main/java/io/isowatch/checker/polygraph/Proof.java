@@ -18,20 +18,55 @@ import java.util.List;
  *       came in this order, this cycle would close (its edges are known or chosen by earlier steps),
  *       so they come in the other order. The last two steps are one pair, both of whose orders close
  *       a cycle: a contradiction a person can follow step by step.
- *   <li>{@link Kind#SEARCH}: the search met only conflicts; {@link #steps} holds the forced choices the
- *       cycles rely on, {@link #cycles} the cycles of the search's conflicts (each closed by its
- *       choices), on which the unsatisfiability rests.
+ *   <li>{@link Kind#CASES}: a core of at most {@value #MAX_CASES_CORE} pairs; {@link #cases} takes
+ *       every combination of their orders and shows the cycle each closes.
+ *   <li>{@link Kind#SEARCH}: a larger core that pruning alone does not refute; {@link #steps} holds the
+ *       forced choices the cycles rely on, {@link #cycles} the cycles of the search's conflicts (each
+ *       closed by its choices), on which the unsatisfiability rests.
  * </ul>
  *
- * @param kind which of the three
+ * <p>Every proof but a known cycle is built on a minimal core ({@link CoreMinimizer}).
+ *
+ * @param kind which of the four
+ * @param core the pairs of the core, as {@code first}/{@code second} of {@link Order}s in their
+ *     lower-first orientation; empty for a known cycle
  * @param steps forced choices, in the order they were made
- * @param cycles cycles besides the steps' own
+ * @param cases for {@link Kind#CASES}, every combination of the core's orders and its cycle
+ * @param cycles cycles besides the steps' and cases' own
  */
-public record Proof(Kind kind, List<Step> steps, List<List<ProofEdge>> cycles) {
+public record Proof(Kind kind, List<Order> core, List<Step> steps, List<Case> cases, List<List<ProofEdge>> cycles) {
+  /** The largest core whose every combination of orders is listed. */
+  public static final int MAX_CASES_CORE = 6;
+
   /** Copies the lists. */
   public Proof {
+    core = List.copyOf(core);
     steps = List.copyOf(steps);
+    cases = List.copyOf(cases);
     cycles = cycles.stream().map(List::copyOf).toList();
+  }
+
+  /**
+   * An order of a pair of transactions that write common keys: {@code first}'s writes of those keys
+   * precede {@code second}'s.
+   *
+   * @param first a transaction id
+   * @param second a transaction id
+   */
+  public record Order(int first, int second) {}
+
+  /**
+   * One combination of the core's orders and the cycle it closes.
+   *
+   * @param orders one order per pair of the core, in the core's order
+   * @param cycle a cycle of known edges and edges of these orders
+   */
+  public record Case(List<Order> orders, List<ProofEdge> cycle) {
+    /** Copies the lists. */
+    public Case {
+      orders = List.copyOf(orders);
+      cycle = List.copyOf(cycle);
+    }
   }
 
   /** The shape of the argument. */
@@ -40,6 +75,8 @@ public record Proof(Kind kind, List<Step> steps, List<List<ProofEdge>> cycles) {
     KNOWN_CYCLE,
     /** Forced choices ending in a pair with no order left. */
     PRUNING,
+    /** Every combination of a small core's orders closes a cycle. */
+    CASES,
     /** The search's conflicts. */
     SEARCH
   }
@@ -73,25 +110,71 @@ public record Proof(Kind kind, List<Step> steps, List<List<ProofEdge>> cycles) {
   public record ProofEdge(int from, int to, EdgeType type, int key, long value, int via, boolean chosen) {}
 
   static Proof knownCycle(Polygraph g, int[] cycle) {
-    return new Proof(Kind.KNOWN_CYCLE, List.of(), List.of(edges(g, cycle)));
+    return new Proof(Kind.KNOWN_CYCLE, List.of(), List.of(), List.of(), List.of(edges(g, cycle)));
   }
 
-  static Proof contradiction(Polygraph g, Pruning p) {
-    int c = p.contradiction();
-    List<int[]> finalCycles = List.of(p.rejectedCycle(c), p.contradictionCycle());
-    List<Step> steps = forcedSteps(g, p, finalCycles);
-    steps.add(new Step(g.txn(g.first(c)), g.txn(g.second(c)), edges(g, p.rejectedCycle(c))));
-    steps.add(new Step(g.txn(g.second(c)), g.txn(g.first(c)), edges(g, p.contradictionCycle())));
-    return new Proof(Kind.PRUNING, steps, List.of());
-  }
-
-  static Proof search(Polygraph g, Pruning p, ObjectArrayList<int[]> lemmas) {
-    List<Step> steps = forcedSteps(g, p, lemmas);
+  /**
+   * The proof on a core: a chain of forced choices if pruning refutes it, every case if it is small,
+   * else the search's cycles.
+   *
+   * @param core constraints whose known edges and alternatives admit no acyclic choice
+   */
+  static Proof onCore(Polygraph g, Lifting lifting, int[] core, long maxConflicts) {
+    boolean[] active = new boolean[g.constraints()];
+    List<Order> orders = new ArrayList<>();
+    for (int c : core) {
+      active[c] = true;
+      orders.add(new Order(g.txn(g.first(c)), g.txn(g.second(c))));
+    }
+    Decision d = Decision.run(g, lifting, active, true, maxConflicts);
+    if (d.outcome == Decision.Outcome.CONTRADICTION) {
+      Pruning p = d.pruning;
+      int c = p.contradiction();
+      List<Step> steps = forcedSteps(g, p, List.of(p.rejectedCycle(c), p.contradictionCycle()));
+      steps.add(new Step(g.txn(g.first(c)), g.txn(g.second(c)), edges(g, p.rejectedCycle(c))));
+      steps.add(new Step(g.txn(g.second(c)), g.txn(g.first(c)), edges(g, p.contradictionCycle())));
+      return new Proof(Kind.PRUNING, orders, steps, List.of(), List.of());
+    }
+    if (core.length <= MAX_CASES_CORE) {
+      return new Proof(Kind.CASES, orders, List.of(), cases(g, lifting, core), List.of());
+    }
+    if (d.outcome != Decision.Outcome.UNSATISFIABLE) {
+      throw new IllegalStateException("a core that is not refuted: " + d.outcome);
+    }
     List<List<ProofEdge>> cycles = new ArrayList<>();
-    for (int[] cycle : lemmas) {
+    for (int[] cycle : d.solver.lemmas()) {
       cycles.add(edges(g, cycle));
     }
-    return new Proof(Kind.SEARCH, steps, cycles);
+    return new Proof(Kind.SEARCH, orders, forcedSteps(g, d.pruning, d.solver.lemmas()), List.of(), cycles);
+  }
+
+  /** Every combination of the core's orders, each with the cycle it closes. */
+  private static List<Case> cases(Polygraph g, Lifting lifting, int[] core) {
+    List<Case> out = new ArrayList<>();
+    for (int mask = 0; mask < 1 << core.length; mask++) {
+      AcyclicGraph graph = new AcyclicGraph(lifting.nodes(g.nodes()));
+      int[] cycle = null;
+      for (int e = 0; e < g.knownEdges() && cycle == null; e++) {
+        cycle = lifting.add(g, graph, e);
+      }
+      List<Order> orders = new ArrayList<>();
+      for (int i = 0; i < core.length; i++) {
+        int c = core[i];
+        boolean lowerFirst = (mask & (1 << i)) == 0;
+        int a = g.txn(g.first(c));
+        int b = g.txn(g.second(c));
+        orders.add(lowerFirst ? new Order(a, b) : new Order(b, a));
+        IntArrayList alt = g.alternative(c, lowerFirst);
+        for (int k = 0; k < alt.size() && cycle == null; k++) {
+          cycle = lifting.add(g, graph, alt.getInt(k));
+        }
+      }
+      if (cycle == null) {
+        throw new IllegalStateException("a combination of the core's orders closes no cycle");
+      }
+      out.add(new Case(orders, edges(g, cycle)));
+    }
+    return out;
   }
 
   /** The adopted choices the cycles rest on, and theirs in turn, in adoption order. */

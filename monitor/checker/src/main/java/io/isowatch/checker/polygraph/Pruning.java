@@ -29,12 +29,18 @@ final class Pruning {
   private int contradiction = -1;
   private int[] contradictionCycle;
   private int rounds;
+  private final boolean[] active;
 
-  /** @param graph holds the known edges; adopted alternatives are added to it for good */
-  Pruning(Polygraph g, Lifting lifting, AcyclicGraph graph) {
+  /**
+   * @param graph holds the known edges; adopted alternatives are added to it for good
+   * @param active which constraints take part ({@code null}: all); the others are left out, as if
+   *     their pairs wrote no common key
+   */
+  Pruning(Polygraph g, Lifting lifting, AcyclicGraph graph, boolean[] active) {
     this.g = g;
     this.lifting = lifting;
     this.graph = graph;
+    this.active = active;
     decided = new byte[g.constraints()];
     Arrays.fill(decided, OPEN);
     rejectedCycle = new int[g.constraints()][];
@@ -51,7 +57,7 @@ final class Pruning {
       changed = false;
       rounds++;
       for (int c = 0; c < g.constraints(); c++) {
-        if (decided[c] != OPEN) {
+        if (decided[c] != OPEN || (active != null && !active[c])) {
           continue;
         }
         int[] lowerFirst = trial(c, true);

@@ -20,6 +20,7 @@ class PolygraphVersusBruteForcePropertyTest {
   void verdictsEqualTheBruteForce() {
     int tries = Integer.getInteger("isowatch.property.tries", 2000);
     Map<String, Integer> seen = new TreeMap<>();
+    Map<String, Integer> proofs = new TreeMap<>();
     int searched = 0;
     int conflicts = 0;
     for (long seed = 0; seed < tries; seed++) {
@@ -39,6 +40,13 @@ class PolygraphVersusBruteForcePropertyTest {
             assertThat(CommitOrders.verify(h, a.commitOrder(), level, so)).isNull();
             assertThat(CommitOrders.verify(h, searchOnly.commitOrder(), level, so)).isNull();
           }
+          for (PolygraphAnswer answer : new PolygraphAnswer[] {a, searchOnly}) {
+            if (answer.verdict() == Verdict.VIOLATED) {
+              assertThat(ProofVerifier.check(h, answer.proof(), level, so))
+                  .as("proof of seed %d, %s, session order %s: %s", seed, level, so, answer.proof()).isNull();
+              proofs.merge(answer.proof().kind() + " core " + answer.proof().core().size(), 1, Integer::sum);
+            }
+          }
           searched += a.stats().searched() > 0 ? 1 : 0;
           conflicts += searchOnly.stats().conflicts() > 0 ? 1 : 0;
           pair.append(' ').append(a.verdict());
@@ -48,7 +56,7 @@ class PolygraphVersusBruteForcePropertyTest {
     }
     System.out.println("polygraph versus brute force, " + tries + " histories: " + seen + "; pruning left"
         + " constraints to the search in " + searched + " checks; the search alone met conflicts in "
-        + conflicts);
+        + conflicts + "; proofs " + proofs);
     // Serializable implies snapshot isolation; each other combination is common (write skew: SI only).
     assertThat(seen).doesNotContainKeys("session order: VIOLATED CONSISTENT", "no session order: VIOLATED CONSISTENT")
         .containsKeys("session order: CONSISTENT CONSISTENT", "session order: CONSISTENT VIOLATED",
