@@ -90,6 +90,22 @@ final class AcyclicGraph {
     return null;
   }
 
+  /**
+   * Whether {@code u -> v} would close a cycle, without adding it: a search forward from {@code v}
+   * among the nodes ordered before {@code u} (none when {@code v} is ordered after {@code u}).
+   *
+   * @return {@code null} if it would not; else the cycle's labels as {@link #add} gives them
+   */
+  int[] wouldClose(int u, int v, int label) {
+    if (u == v) {
+      return new int[] {label};
+    }
+    if (pos[u] < pos[v]) {
+      return null;
+    }
+    return forward(u, v, label) ? cycle(u, v, label) : null;
+  }
+
   /** Removes the edge added last; the order stays topological. */
   void removeLast() {
     int v = added.popInt();
@@ -126,36 +142,11 @@ final class AcyclicGraph {
    * positions.
    */
   private int[] reorder(int u, int v, int label) {
-    int ub = pos[u];
-    int lb = pos[v];
-    epoch += 2;
-    int fwd = epoch;
-    int bwd = epoch + 1;
-    forward.clear();
-    stack.clear();
-    stack.add(v);
-    mark[v] = fwd;
-    parentNode[v] = -1;
-    while (!stack.isEmpty()) {
-      int x = stack.popInt();
-      forward.add(x);
-      work++;
-      int[] a = out[x];
-      for (int i = 0, n = outSize[x]; i < n; i += 2) {
-        int y = a[i];
-        if (y == u) {
-          parentNode[u] = x;
-          parentLabel[u] = a[i + 1];
-          return cycle(u, v, label);
-        }
-        if (mark[y] != fwd && pos[y] < ub) {
-          mark[y] = fwd;
-          parentNode[y] = x;
-          parentLabel[y] = a[i + 1];
-          stack.add(y);
-        }
-      }
+    if (forward(u, v, label)) {
+      return cycle(u, v, label);
     }
+    int lb = pos[v];
+    int bwd = ++epoch;
     backward.clear();
     stack.add(u);
     mark[u] = bwd;
@@ -192,6 +183,44 @@ final class AcyclicGraph {
       place(forward.getInt(i), slots[k++]);
     }
     return null;
+  }
+
+  /**
+   * The forward search of Pearce–Kelly from {@code v}, among nodes ordered before {@code u}; fills
+   * {@link #forward} with the nodes visited.
+   *
+   * @return whether it reached {@code u} (the parent links then lead back to {@code v})
+   */
+  private boolean forward(int u, int v, int label) {
+    int ub = pos[u];
+    int fwd = ++epoch;
+    forward.clear();
+    stack.clear();
+    stack.add(v);
+    mark[v] = fwd;
+    parentNode[v] = -1;
+    while (!stack.isEmpty()) {
+      int x = stack.popInt();
+      forward.add(x);
+      work++;
+      int[] a = out[x];
+      for (int i = 0, n = outSize[x]; i < n; i += 2) {
+        int y = a[i];
+        if (y == u) {
+          parentNode[u] = x;
+          parentLabel[u] = a[i + 1];
+          stack.clear();
+          return true;
+        }
+        if (mark[y] != fwd && pos[y] < ub) {
+          mark[y] = fwd;
+          parentNode[y] = x;
+          parentLabel[y] = a[i + 1];
+          stack.add(y);
+        }
+      }
+    }
+    return false;
   }
 
   private void place(int node, int p) {

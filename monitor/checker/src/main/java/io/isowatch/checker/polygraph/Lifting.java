@@ -52,6 +52,24 @@ enum Lifting {
     return cycle;
   }
 
+  /**
+   * Whether adding polygraph edge {@code e} would close a cycle; the graph is not changed.
+   *
+   * @return {@code null} if not; else the labels of a cycle
+   */
+  int[] wouldClose(Polygraph g, AcyclicGraph graph, int e) {
+    int u = g.from(e);
+    int v = g.to(e);
+    if (this == SERIALIZABLE) {
+      return graph.wouldClose(u, v, e);
+    }
+    if (g.type(e) == Polygraph.RW) {
+      return graph.wouldClose(2 * u, 2 * v + 1, e);
+    }
+    int[] cycle = graph.wouldClose(2 * u, 2 * v, e);
+    return cycle != null ? cycle : graph.wouldClose(2 * u + 1, 2 * v, e);
+  }
+
   /** @return how many layered edges {@link #add} adds for {@code e} */
   int edges(Polygraph g, int e) {
     return this == SERIALIZABLE || g.type(e) == Polygraph.RW ? 1 : 2;

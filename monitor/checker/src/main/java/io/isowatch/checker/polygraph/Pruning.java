@@ -9,12 +9,14 @@ import java.util.Arrays;
  * so it takes the other, whose edges join the graph; repeated until nothing changes. A constraint both
  * of whose alternatives close a cycle makes the history unsatisfiable at once. Trial edges are added
  * to the {@link AcyclicGraph} and removed at once, so the graph's acyclicity test is the one the search
- * uses; an alternative is tried whole, which also catches a cycle its own edges close together.
+ * uses; an alternative is tried edge by edge, each edge against the graph without it being added
+ * (a cycle that several edges of one alternative close only together is left to the search).
  *
  * <p>Each adopted alternative records the cycle its rival closed ({@link #rejectedCycle}): a forced
  * choice is explained by a cycle of known edges and earlier forced choices, which is what an
  * unsatisfiable answer's witness is built from. Cost per round: one trial per undecided constraint,
- * each a Pearce–Kelly search of the region between its edges' ends.
+ * each a Pearce–Kelly forward search of the region between its edges' ends, none when the order
+ * already respects an edge.
  */
 final class Pruning {
   /** The constraint is still open. */
@@ -79,22 +81,19 @@ final class Pruning {
     return true;
   }
 
-  /** @return the cycle the alternative closes, or {@code null} (the graph is left as it was) */
+  /**
+   * @return a cycle that one edge of the alternative closes with the graph, or {@code null}; the graph
+   *     is not changed (a cycle that only several of its edges close together is left to the search)
+   */
   private int[] trial(int c, boolean side) {
     IntArrayList alt = g.alternative(c, side);
-    int added = 0;
-    int[] cycle = null;
-    for (int i = 0; i < alt.size() && cycle == null; i++) {
-      int e = alt.getInt(i);
-      cycle = lifting.add(g, graph, e);
-      if (cycle == null) {
-        added += lifting.edges(g, e);
+    for (int i = 0; i < alt.size(); i++) {
+      int[] cycle = lifting.wouldClose(g, graph, alt.getInt(i));
+      if (cycle != null) {
+        return cycle;
       }
     }
-    for (int k = 0; k < added; k++) {
-      graph.removeLast();
-    }
-    return cycle;
+    return null;
   }
 
   private void adopt(int c, boolean side) {

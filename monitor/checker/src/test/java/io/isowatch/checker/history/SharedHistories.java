@@ -20,8 +20,17 @@ public final class SharedHistories {
    * @return its path, which exists
    */
   public static Path real(String name) {
+    return shared("real/" + name);
+  }
+
+  /**
+   * @param relative a path below the shared histories folder, e.g. {@code polysi/rubis-10000/hist-00000}
+   * @return its path, which exists
+   */
+  public static Path shared(String relative) {
+    String name = relative;
     String shared = System.getProperty("isowatch.shared.histories");
-    Path path = shared == null ? null : Path.of(shared, "real", name);
+    Path path = shared == null ? null : Path.of(shared).resolve(relative);
     boolean present = path != null && Files.exists(path);
     String why = "shared history " + name + " absent (system property isowatch.shared.histories = "
         + shared + ")";
