@@ -2,7 +2,6 @@ package io.isowatch.checker.polygraph;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
-import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Level;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
@@ -13,7 +12,7 @@ import java.util.Arrays;
  * level's definition, written from the definition and not from the polygraph, so that a wrong
  * search cannot vouch for itself.
  *
- * <p>The definitions (Cerone, Bernardi &amp; Gotsman, CONCUR 2015, §3, with session order as in their
+ * <p>"Committed" means what {@link Polygraph#committed} says. The definitions (Cerone, Bernardi &amp; Gotsman, CONCUR 2015, §3, with session order as in their
  * strong session variants; Biswas &amp; Enea, OOPSLA 2019, §3): a commit order {@code co} is a total order
  * of the committed transactions; each transaction {@code T} sees a prefix of {@code co} ending before
  * it (its snapshot). <b>Serializable</b>: the snapshot is everything before {@code T}. <b>Snapshot
@@ -103,10 +102,11 @@ final class CommitOrders {
    * @return {@code null} if the order satisfies the definition, else what fails, in words
    */
   static String verify(History h, int[] order, Level level, boolean sessionOrder) {
+    boolean[] committed = Polygraph.committed(h);
     int[] pos = new int[h.txnCount()];
     Arrays.fill(pos, -1);
     for (int i = 0; i < order.length; i++) {
-      if (h.status(order[i]) != TxnStatus.COMMITTED || pos[order[i]] >= 0) {
+      if (!committed[order[i]] || pos[order[i]] >= 0) {
         return "T" + order[i] + " is not a committed transaction listed once";
       }
       pos[order[i]] = i;
@@ -124,7 +124,7 @@ final class CommitOrders {
       }
     }
     for (int t = 0; t < h.txnCount(); t++) {
-      if (h.status(t) == TxnStatus.COMMITTED && pos[t] < 0) {
+      if (committed[t] && pos[t] < 0) {
         return "committed T" + t + " is missing";
       }
     }
@@ -136,7 +136,7 @@ final class CommitOrders {
         IntArrayList session = h.sessionTxns(h.sessionOf(t));
         for (int j = h.sessionIndex(t) - 1; j >= 0; j--) {
           int p = session.getInt(j);
-          if (h.status(p) == TxnStatus.COMMITTED) {
+          if (committed[p]) {
             if (pos[p] > i) {
               return "T" + p + " precedes T" + t + " in its session but commits after it";
             }
@@ -165,7 +165,7 @@ final class CommitOrders {
           }
           int w = h.writes().writerOf(k, v);
           int wt = w < 0 ? -1 : h.opTxn(w);
-          if (wt < 0 || wt == t || h.status(wt) != TxnStatus.COMMITTED || !finalWrite(h, wt, w)) {
+          if (wt < 0 || wt == t || !committed[wt] || !finalWrite(h, wt, w)) {
             continue;
           }
           if (pos[wt] > i) {

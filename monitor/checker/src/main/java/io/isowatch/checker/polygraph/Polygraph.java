@@ -16,9 +16,8 @@ import it.unimi.dsi.fastutil.objects.ObjectArrayList;
  * committed transactions that write a common key a <i>constraint</i> whose two alternatives are the
  * two orders of their writes.
  *
- * <p><b>Nodes</b> are the committed transactions ({@code 0..nodes()-1}, in history order; {@link
- * #txn} maps back). A transaction whose outcome is unknown is left out: it may have aborted, so
- * counting its writes could invent a violation; leaving it out can only miss one.
+ * <p><b>Nodes</b> are the transactions that count as committed ({@link #committed}: {@code
+ * 0..nodes()-1}, in history order; {@link #txn} maps back).
  *
  * <p><b>Known edges.</b> {@code so} between consecutive committed transactions of a session (unless
  * session order is not required); {@code wr} from the writer of each external read (a read not
@@ -81,16 +80,52 @@ final class Polygraph {
    */
   static Polygraph of(History h, boolean sessionOrder, long maxConstraintEdges) {
     int txns = h.txnCount();
+    boolean[] committed = committed(h);
     int[] nodeOf = new int[txns];
     IntArrayList nodes = new IntArrayList();
     for (int t = 0; t < txns; t++) {
-      nodeOf[t] = h.status(t) == TxnStatus.COMMITTED ? nodes.size() : -1;
+      nodeOf[t] = committed[t] ? nodes.size() : -1;
       if (nodeOf[t] >= 0) {
         nodes.add(t);
       }
     }
     Polygraph g = new Polygraph(h, nodes.toIntArray(), nodeOf);
     return g.build(sessionOrder, maxConstraintEdges) ? g : null;
+  }
+
+  /**
+   * Which transactions count as committed: those that committed, and those of unknown outcome whose
+   * write a transaction that counts as committed read, to a fixpoint (had such a writer aborted, a
+   * committed transaction would have read an aborted write, directly or through others, G1a, which
+   * every level from read committed up forbids; so counting it as committed cannot make a history
+   * that satisfies the level look violated). A transaction of unknown outcome that nobody read from
+   * is left out: it may have aborted.
+   *
+   * @return indexed by transaction id
+   */
+  static boolean[] committed(History h) {
+    boolean[] out = new boolean[h.txnCount()];
+    IntArrayList todo = new IntArrayList();
+    for (int t = 0; t < h.txnCount(); t++) {
+      out[t] = h.status(t) == TxnStatus.COMMITTED;
+      if (out[t]) {
+        todo.add(t);
+      }
+    }
+    while (!todo.isEmpty()) {
+      int t = todo.popInt();
+      for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+        long v = h.opValue(op);
+        if (h.opKind(op) == OpKind.READ && v != History.NIL && v != History.UNKNOWN_VALUE) {
+          int w = h.writes().writerOf(h.opKey(op), v);
+          if (w >= 0 && !out[h.opTxn(w)] && h.status(h.opTxn(w)) == TxnStatus.UNKNOWN) {
+            out[h.opTxn(w)] = true;
+            todo.add(h.opTxn(w));
+          }
+        }
+      }
+    }
+    return out;
   }
 
   private boolean build(boolean sessionOrder, long maxConstraintEdges) {

@@ -15,6 +15,7 @@ import java.util.List;
  * both, holding its session predecessors when asked, and each first read of a key returning the last
  * write of the key in the snapshot, or the initial value. Only for histories whose reads all name a
  * committed transaction's final write or the initial value (the weaker levels judge the others).
+ * A transaction of unknown outcome counts as committed when a committed one read from it.
  */
 final class CommitOrderBruteForce {
   private CommitOrderBruteForce() {}
@@ -23,7 +24,7 @@ final class CommitOrderBruteForce {
   static boolean satisfiable(History h, Level level, boolean sessionOrder) {
     List<Integer> committed = new ArrayList<>();
     for (int t = 0; t < h.txnCount(); t++) {
-      if (h.status(t) == TxnStatus.COMMITTED) {
+      if (countsAsCommitted(h, t)) {
         committed.add(t);
       }
     }
@@ -68,7 +69,7 @@ final class CommitOrderBruteForce {
         if (u == t) {
           break;
         }
-        if (h.status(u) == TxnStatus.COMMITTED && !visible.contains(u)) {
+        if (countsAsCommitted(h, u) && !visible.contains(u)) {
           return false;
         }
       }
@@ -96,6 +97,43 @@ final class CommitOrderBruteForce {
       }
     }
     return true;
+  }
+
+  /**
+   * Committed, or of unknown outcome and read from by a transaction that counts as committed (it
+   * must have committed, or that read is G1a); computed from scratch by repeating until nothing
+   * changes.
+   */
+  static boolean countsAsCommitted(History h, int t) {
+    boolean[] counts = new boolean[h.txnCount()];
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (int u = 0; u < h.txnCount(); u++) {
+        boolean c = h.status(u) == TxnStatus.COMMITTED
+            || (h.status(u) == TxnStatus.UNKNOWN && readByCounted(h, u, counts));
+        if (c && !counts[u]) {
+          counts[u] = true;
+          changed = true;
+        }
+      }
+    }
+    return counts[t];
+  }
+
+  private static boolean readByCounted(History h, int u, boolean[] counts) {
+    for (int r = 0; r < h.txnCount(); r++) {
+      if (!counts[r]) {
+        continue;
+      }
+      for (int op = h.opStart(r); op < h.opEnd(r); op++) {
+        if (h.opKind(op) == OpKind.READ && h.opValue(op) != History.NIL
+            && finalWrite(h, u, h.opKey(op)) == h.opValue(op)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static boolean writesCommonKey(History h, int a, int b) {

@@ -2,7 +2,6 @@ package io.isowatch.checker.polygraph;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
-import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.EdgeType;
 import java.util.HashSet;
@@ -97,7 +96,7 @@ final class ProofVerifier {
   }
 
   private static String edge(History h, Proof.ProofEdge e, Set<Proof.Order> assumed, boolean sessionOrder) {
-    if (h.status(e.from()) != TxnStatus.COMMITTED || h.status(e.to()) != TxnStatus.COMMITTED) {
+    if (!CommitOrderBruteForce.countsAsCommitted(h, e.from()) || !CommitOrderBruteForce.countsAsCommitted(h, e.to())) {
       return "an edge between transactions not both committed";
     }
     switch (e.type()) {

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 /**
  * Small register histories from a permissive store whose reads always name a committed
  * transaction's final write or the initial value: 1–4 sessions, 1–3 keys, 2–7 transactions of 1–4
- * operations (half writes), 10% aborted (never read from). A transaction's read after its own write
+ * operations (half writes), 10% aborted (never read from), 10% of unknown outcome (read from or not). A transaction's read after its own write
  * or read of the key returns that; a first read returns, with equal chance, the latest committed
  * write so far (what a serial store gives) or any committed final write of the key or the initial
  * value (what a broken store may give), so that every verdict is common. Deterministic in the seed.
@@ -26,12 +26,15 @@ final class RegisterStoreHistories {
     long next = 1;
     int[] session = new int[txns];
     boolean[] aborted = new boolean[txns];
+    boolean[] unknown = new boolean[txns];
     List<int[]> opKeys = new ArrayList<>();
     List<long[]> opValues = new ArrayList<>();
     List<boolean[]> opWrites = new ArrayList<>();
     for (int t = 0; t < txns; t++) {
       session[t] = rnd.nextInt(sessions);
-      aborted[t] = rnd.nextInt(10) == 0;
+      int outcome = rnd.nextInt(10);
+      aborted[t] = outcome == 0;
+      unknown[t] = outcome == 1;
       int n = 1 + rnd.nextInt(4);
       int[] k = new int[n];
       long[] v = new long[n];
@@ -92,7 +95,7 @@ final class RegisterStoreHistories {
           h.read(key, opValues.get(t)[i]);
         }
       }
-      h.end(aborted[t] ? TxnStatus.ABORTED : TxnStatus.COMMITTED);
+      h.end(aborted[t] ? TxnStatus.ABORTED : unknown[t] ? TxnStatus.UNKNOWN : TxnStatus.COMMITTED);
     }
     return h;
   }
