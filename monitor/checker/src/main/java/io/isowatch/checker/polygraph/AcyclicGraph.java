@@ -39,11 +39,19 @@ final class AcyclicGraph {
 
   /** @param nodes the number of nodes, {@code 0..nodes-1}, initially in index order */
   AcyclicGraph(int nodes) {
+    this(identity(nodes));
+  }
+
+  /**
+   * @param order the nodes {@code 0..order.length-1} in their initial order, each once: a
+   *     topological order of the edges to come saves their reordering
+   */
+  AcyclicGraph(int[] order) {
+    int nodes = order.length;
     pos = new int[nodes];
-    nodeAt = new int[nodes];
+    nodeAt = order.clone();
     for (int i = 0; i < nodes; i++) {
-      pos[i] = i;
-      nodeAt[i] = i;
+      pos[order[i]] = i;
     }
     out = new int[nodes][];
     in = new int[nodes][];
@@ -52,6 +60,14 @@ final class AcyclicGraph {
     mark = new int[nodes];
     parentLabel = new int[nodes];
     parentNode = new int[nodes];
+  }
+
+  private static int[] identity(int n) {
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = i;
+    }
+    return a;
   }
 
   /** @return nodes visited by the searches so far, the unit of the solver's work budget */
@@ -103,7 +119,93 @@ final class AcyclicGraph {
     if (pos[u] < pos[v]) {
       return null;
     }
-    return forward(u, v, label) ? cycle(u, v, label) : null;
+    return forward(u, v, false) ? cycle(u, v, label) : null;
+  }
+
+  /**
+   * Adds edges for good, all at once, and orders the graph anew (Kahn's algorithm, ties in the old
+   * order): O(V log V + E), cheaper than reordering edge by edge when many break the order. Must come
+   * before any edge that will be removed.
+   *
+   * @return {@code null}, or the labels of a cycle the edges close, in order (the graph then holds
+   *     them all and is of no further use)
+   */
+  int[] addAll(IntArrayList us, IntArrayList vs, IntArrayList labels) {
+    for (int i = 0; i < us.size(); i++) {
+      int u = us.getInt(i);
+      int v = vs.getInt(i);
+      out[u] = push(out[u], outSize[u], v, labels.getInt(i));
+      outSize[u] += 2;
+      in[v] = push(in[v], inSize[v], u, labels.getInt(i));
+      inSize[v] += 2;
+      added.add(u);
+      added.add(v);
+    }
+    int n = pos.length;
+    int[] indegree = new int[n];
+    for (int x = 0; x < n; x++) {
+      indegree[x] = inSize[x] / 2;
+    }
+    java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>(
+        (a, b) -> Integer.compare(pos[a], pos[b]));
+    for (int x = 0; x < n; x++) {
+      if (indegree[x] == 0) {
+        ready.add(x);
+      }
+    }
+    int[] order = new int[n];
+    int done = 0;
+    while (!ready.isEmpty()) {
+      int x = ready.poll();
+      order[done++] = x;
+      int[] a = out[x];
+      for (int i = 0, m = outSize[x]; i < m; i += 2) {
+        if (--indegree[a[i]] == 0) {
+          ready.add(a[i]);
+        }
+      }
+    }
+    if (done < n) {
+      return leftCycle(indegree);
+    }
+    for (int i = 0; i < n; i++) {
+      place(order[i], i);
+    }
+    return null;
+  }
+
+  /**
+   * A cycle among the nodes Kahn's algorithm could not order: from any of them, step back along an
+   * in-edge from another such node until a node repeats.
+   */
+  private int[] leftCycle(int[] indegree) {
+    int start = 0;
+    while (indegree[start] == 0) {
+      start++;
+    }
+    int stamp = ++epoch;
+    IntArrayList walk = new IntArrayList();
+    IntArrayList walkLabels = new IntArrayList();
+    int x = start;
+    while (mark[x] != stamp) {
+      mark[x] = stamp;
+      walk.add(x);
+      int[] a = in[x];
+      int i = 0;
+      while (indegree[a[i]] == 0) {
+        i += 2;
+      }
+      walkLabels.add(a[i + 1]);
+      x = a[i];
+    }
+    // walk: start <- ... ; the cycle is from the first occurrence of x back to x, reversed.
+    int from = walk.indexOf(x);
+    int len = walk.size() - from;
+    int[] cycle = new int[len];
+    for (int k = 0; k < len; k++) {
+      cycle[k] = walkLabels.getInt(walk.size() - 1 - k);
+    }
+    return cycle;
   }
 
   /** Removes the edge added last; the order stays topological. */
@@ -142,7 +244,7 @@ final class AcyclicGraph {
    * positions.
    */
   private int[] reorder(int u, int v, int label) {
-    if (forward(u, v, label)) {
+    if (forward(u, v, true)) {
       return cycle(u, v, label);
     }
     int lb = pos[v];
@@ -186,12 +288,13 @@ final class AcyclicGraph {
   }
 
   /**
-   * The forward search of Pearce–Kelly from {@code v}, among nodes ordered before {@code u}; fills
-   * {@link #forward} with the nodes visited.
+   * The forward search of Pearce–Kelly from {@code v}, among nodes ordered before {@code u}.
+   *
+   * @param record whether to fill {@link #forward} with the nodes visited (for the reorder)
    *
    * @return whether it reached {@code u} (the parent links then lead back to {@code v})
    */
-  private boolean forward(int u, int v, int label) {
+  private boolean forward(int u, int v, boolean record) {
     int ub = pos[u];
     int fwd = ++epoch;
     forward.clear();
@@ -201,7 +304,9 @@ final class AcyclicGraph {
     parentNode[v] = -1;
     while (!stack.isEmpty()) {
       int x = stack.popInt();
-      forward.add(x);
+      if (record) {
+        forward.add(x);
+      }
       work++;
       int[] a = out[x];
       for (int i = 0, n = outSize[x]; i < n; i += 2) {

@@ -41,6 +41,10 @@ final class ChoiceSolver {
   private final int[] reason;
   private final int[] edgesAdded;
   private final double[] activity;
+  /** Unassigned (and some assigned) variables, a binary max-heap on activity; -1 where absent. */
+  private final int[] heap;
+  private final int[] heapIndex;
+  private int heapSize;
   private double bump = 1;
   private final IntArrayList trail = new IntArrayList();
   private final IntArrayList trailLim = new IntArrayList();
@@ -74,6 +78,13 @@ final class ChoiceSolver {
     reason = new int[m];
     edgesAdded = new int[m];
     activity = new double[m];
+    heap = new int[m];
+    heapIndex = new int[m];
+    for (int v = 0; v < m; v++) {
+      heap[v] = v;
+      heapIndex[v] = v;
+    }
+    heapSize = m;
     seen = new boolean[m];
     watches = new IntArrayList[2 * m];
     for (int i = 0; i < 2 * m; i++) {
@@ -337,6 +348,7 @@ final class ChoiceSolver {
       edgesAdded[v] = 0;
       phase[v] = assign[v] == 1;
       assign[v] = -1;
+      insert(v);
     }
     trail.size(start);
     trailLim.size(to);
@@ -346,6 +358,9 @@ final class ChoiceSolver {
 
   private void bumpActivity(int v) {
     activity[v] += bump;
+    if (heapIndex[v] >= 0) {
+      up(heapIndex[v]);
+    }
     if (activity[v] > 1e100) {
       for (int i = 0; i < m; i++) {
         activity[i] *= 1e-100;
@@ -354,15 +369,69 @@ final class ChoiceSolver {
     }
   }
 
-  /** @return the unassigned variable of highest activity (lowest index on ties), or -1 */
+  /** @return the unassigned variable of highest activity, or -1 (VSIDS order, Chaff, DAC 2001) */
   private int pick() {
-    int best = -1;
-    for (int v = 0; v < m; v++) {
-      if (assign[v] < 0 && (best < 0 || activity[v] > activity[best])) {
-        best = v;
+    while (heapSize > 0) {
+      int v = heap[0];
+      removeTop();
+      if (assign[v] < 0) {
+        return v;
       }
     }
-    return best;
+    return -1;
+  }
+
+  private boolean higher(int a, int b) {
+    return activity[a] > activity[b] || (activity[a] == activity[b] && a < b);
+  }
+
+  private void insert(int v) {
+    if (heapIndex[v] >= 0) {
+      return;
+    }
+    heap[heapSize] = v;
+    heapIndex[v] = heapSize;
+    up(heapSize++);
+  }
+
+  private void removeTop() {
+    int top = heap[0];
+    heapIndex[top] = -1;
+    heapSize--;
+    if (heapSize > 0) {
+      heap[0] = heap[heapSize];
+      heapIndex[heap[0]] = 0;
+      down(0);
+    }
+  }
+
+  private void up(int i) {
+    int v = heap[i];
+    while (i > 0 && higher(v, heap[(i - 1) / 2])) {
+      heap[i] = heap[(i - 1) / 2];
+      heapIndex[heap[i]] = i;
+      i = (i - 1) / 2;
+    }
+    heap[i] = v;
+    heapIndex[v] = i;
+  }
+
+  private void down(int i) {
+    int v = heap[i];
+    while (2 * i + 1 < heapSize) {
+      int c = 2 * i + 1;
+      if (c + 1 < heapSize && higher(heap[c + 1], heap[c])) {
+        c++;
+      }
+      if (!higher(heap[c], v)) {
+        break;
+      }
+      heap[i] = heap[c];
+      heapIndex[heap[i]] = i;
+      i = c;
+    }
+    heap[i] = v;
+    heapIndex[v] = i;
   }
 
   private boolean isTrue(int lit) {

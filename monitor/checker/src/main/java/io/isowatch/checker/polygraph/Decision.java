@@ -48,7 +48,7 @@ final class Decision {
    * @param maxConflicts the search's budget
    */
   static Decision run(Polygraph g, Lifting lifting, boolean[] active, boolean prune, long maxConflicts) {
-    AcyclicGraph graph = new AcyclicGraph(lifting.nodes(g.nodes()));
+    AcyclicGraph graph = new AcyclicGraph(lifting.initialOrder(g));
     for (int e = 0; e < g.knownEdges(); e++) {
       int[] cycle = lifting.add(g, graph, e);
       if (cycle != null) {

@@ -19,7 +19,7 @@ import java.util.Arrays;
  * already respects an edge.
  */
 final class Pruning {
-  /** The constraint is still open. */
+  /** The constraint is still open (or, after a contradiction, the one with none left). */
   static final byte OPEN = -1;
 
   private final Polygraph g;
@@ -54,10 +54,10 @@ final class Pruning {
    * @return {@code false} if some constraint has none ({@link #contradiction})
    */
   boolean run() {
-    boolean changed = true;
-    while (changed) {
-      changed = false;
+    IntArrayList batch = new IntArrayList();
+    do {
       rounds++;
+      batch.clear();
       for (int c = 0; c < g.constraints(); c++) {
         if (decided[c] != OPEN || (active != null && !active[c])) {
           continue;
@@ -72,12 +72,16 @@ final class Pruning {
         }
         if (lowerFirst != null || higherFirst != null) {
           boolean side = lowerFirst == null;
-          adopt(c, side);
+          decided[c] = (byte) (side ? 1 : 0);
           rejectedCycle[c] = side ? higherFirst : lowerFirst;
-          changed = true;
+          adoptionOrder.add(c);
+          batch.add(c);
         }
       }
-    }
+      if (!adopt(batch)) {
+        return false;
+      }
+    } while (!batch.isEmpty());
     return true;
   }
 
@@ -96,15 +100,42 @@ final class Pruning {
     return null;
   }
 
-  private void adopt(int c, boolean side) {
-    IntArrayList alt = g.alternative(c, side);
-    for (int i = 0; i < alt.size(); i++) {
-      if (lifting.add(g, graph, alt.getInt(i)) != null) {
-        throw new IllegalStateException("an alternative that passed its trial closed a cycle");
+  /**
+   * Adds the alternatives a round adopted, all at once, and orders the graph anew. They were forced
+   * against the graph at the round's start, which only grows, so each stays forced whatever the
+   * others add. If together they close a cycle, the constraint adopted last on it has no alternative
+   * left: its other one was rejected, and this one closes that cycle with known edges and choices
+   * forced before it.
+   *
+   * @return {@code false} on such a cycle ({@link #contradiction})
+   */
+  private boolean adopt(IntArrayList batch) {
+    IntArrayList edges = new IntArrayList();
+    for (int i = 0; i < batch.size(); i++) {
+      int c = batch.getInt(i);
+      edges.addAll(g.alternative(c, decided[c] == 1));
+    }
+    int[] cycle = lifting.addAll(g, graph, edges);
+    if (cycle == null) {
+      return true;
+    }
+    int last = -1;
+    int lastIndex = -1;
+    for (int e : cycle) {
+      int c = g.constraintOf(e);
+      int at = c < 0 ? -1 : batch.indexOf(c);
+      if (at > lastIndex) {
+        lastIndex = at;
+        last = c;
       }
     }
-    decided[c] = (byte) (side ? 1 : 0);
-    adoptionOrder.add(c);
+    contradiction = last;
+    int[] lowerFirstCycle = decided[last] == 1 ? cycle : rejectedCycle[last];
+    contradictionCycle = decided[last] == 1 ? rejectedCycle[last] : cycle;
+    rejectedCycle[last] = lowerFirstCycle;
+    decided[last] = OPEN;
+    adoptionOrder.rem(last);
+    return false;
   }
 
   /** @return {@link #OPEN}, 1 (lower node first) or 0 (higher node first) */
