@@ -1,6 +1,7 @@
 package io.isowatch.checker.window;
 
 import io.isowatch.checker.LevelPlan;
+import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
@@ -798,9 +799,9 @@ public final class WindowChecker {
     String summary = txn.id() + " read " + txn.key(op) + " = " + seen
         + ", which no transaction wrote within the read grace period";
     Generation g = generations.get(generations.size() - 1);
-    WindowViolation v = new WindowViolation(id, null, Anomaly.THIN_AIR_READ,
-        ForbiddenAnomalies.weakestForbidding(Anomaly.THIN_AIR_READ), summary, List.of(txn), List.of(),
-        g.minTime(), g.maxTime(), g.size(), streamTime, seq);
+    Finding finding = new Finding(Anomaly.THIN_AIR_READ, ForbiddenAnomalies.weakestForbidding(Anomaly.THIN_AIR_READ),
+        summary, List.of(txn.finding()), List.of(), List.of());
+    WindowViolation v = new WindowViolation(id, null, finding, g.minTime(), g.maxTime(), g.size(), streamTime, seq);
     reported.put(id, seq);
     journal.reported(id, seq);
     out.add(v);

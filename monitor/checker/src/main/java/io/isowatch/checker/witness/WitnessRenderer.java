@@ -133,10 +133,8 @@ public final class WitnessRenderer {
     StringBuilder sb = new StringBuilder(txnName(t)).append(" (session ")
         .append(h.sessionName(h.sessionOf(t)));
     TxnStatus status = h.status(t);
-    if (status == TxnStatus.ABORTED) {
-      sb.append(", aborted");
-    } else if (status == TxnStatus.UNKNOWN) {
-      sb.append(", outcome unknown");
+    if (status != TxnStatus.COMMITTED) {
+      sb.append(", ").append(status.text());
     }
     sb.append("):");
     int start = h.opStart(t);
