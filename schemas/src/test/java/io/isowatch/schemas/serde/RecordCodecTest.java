@@ -3,12 +3,15 @@ package io.isowatch.schemas.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.isowatch.schemas.EdgeType;
 import io.isowatch.schemas.Samples;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.WitnessEdge;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -43,6 +46,25 @@ class RecordCodecTest {
 
     assertThat(read.error()).isNull();
     Violation expected = Violation.newBuilder(today).setSummary(null).build();
+    assertThat(read.record()).isEqualTo(expected);
+  }
+
+  @Test
+  void readsAViolationWrittenWithTheEarlierSchemaWithoutTheSupport() throws IOException {
+    Violation today = Samples.violation();
+    today.getWitness().setSupport(List.of(
+        new WitnessEdge("db/s1/0", "db/s2/0", EdgeType.SO, null, null, "T1 precedes T2 in session s1")));
+    Schema earlier = RecordCodec.earlierSchema("Violation-2.avsc");
+    BinaryMessageDecoder<GenericRecord> asEarlier = new BinaryMessageDecoder<>(GenericData.get(), earlier);
+    asEarlier.addSchema(Violation.getClassSchema());
+    GenericRecord old = asEarlier.decode(RecordCodec.encode(today));
+    byte[] written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), earlier).encode(old).array();
+
+    RecordCodec.Decoded read = RecordCodec.decode(written);
+
+    assertThat(read.error()).isNull();
+    Violation expected = Violation.newBuilder(today).build();
+    expected.getWitness().setSupport(List.of());
     assertThat(read.record()).isEqualTo(expected);
   }
 
