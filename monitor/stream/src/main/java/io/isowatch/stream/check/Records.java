@@ -4,18 +4,10 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.window.RejectedTransactionException;
 import io.isowatch.checker.window.WindowTxn;
-import io.isowatch.checker.window.WindowViolation;
-import io.isowatch.schemas.EdgeType;
 import io.isowatch.schemas.EventTimes;
-import io.isowatch.schemas.Level;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
-import io.isowatch.schemas.TxnStatus;
-import io.isowatch.schemas.Violation;
-import io.isowatch.schemas.Window;
-import io.isowatch.schemas.Witness;
-import io.isowatch.schemas.WitnessEdge;
-import io.isowatch.schemas.WitnessTransaction;
+import io.isowatch.schemas.mapping.StatusMapping;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +28,7 @@ final class Records {
    *     {@link WindowTxn.Builder#build()} refuses
    */
   static WindowTxn toWindow(Transaction t) {
-    WindowTxn.Builder b = WindowTxn.builder(t.getTxnId(), t.getSessionId(), EventTimes.micros(t.getEndTime()), status(t.getStatus()));
+    WindowTxn.Builder b = WindowTxn.builder(t.getTxnId(), t.getSessionId(), EventTimes.micros(t.getEndTime()), StatusMapping.toModel(t.getStatus()));
     List<Operation> ops = t.getOps();
     for (int i = 0; i < ops.size(); i++) {
       Operation op = ops.get(i);
@@ -90,28 +82,6 @@ final class Records {
         "operation " + i + " of " + t.getTxnId() + " " + what);
   }
 
-  private static io.isowatch.checker.history.TxnStatus status(TxnStatus s) {
-    switch (s) {
-      case COMMITTED:
-        return io.isowatch.checker.history.TxnStatus.COMMITTED;
-      case ABORTED:
-        return io.isowatch.checker.history.TxnStatus.ABORTED;
-      default:
-        return io.isowatch.checker.history.TxnStatus.UNKNOWN;
-    }
-  }
-
-  private static TxnStatus status(io.isowatch.checker.history.TxnStatus s) {
-    switch (s) {
-      case COMMITTED:
-        return TxnStatus.COMMITTED;
-      case ABORTED:
-        return TxnStatus.ABORTED;
-      default:
-        return TxnStatus.UNKNOWN;
-    }
-  }
-
   /**
    * @return the checker's transaction as a {@link Transaction} record of {@code historyId}, as the
    *     checker's stores keep it: {@code txnSeq} 0 and {@code beginTime} = {@code endTime} = its
@@ -119,7 +89,7 @@ final class Records {
    */
   static Transaction toAvro(String historyId, WindowTxn t) {
     Instant at = EventTimes.instant(t.eventTime());
-    return new Transaction(historyId, t.session(), t.id(), 0L, status(t.status()), ops(t), at, at, null);
+    return new Transaction(historyId, t.session(), t.id(), 0L, StatusMapping.toAvro(t.status()), ops(t), at, at, null);
   }
 
   private static List<Operation> ops(WindowTxn t) {
@@ -146,25 +116,5 @@ final class Records {
       }
     }
     return ops;
-  }
-
-  /**
-   * @param detectedAt stream time of detection, µs
-   * @return the violation record; the initial state appears as transaction {@code T_init} of
-   *     session {@code ""}, committed, with no operations
-   */
-  static Violation toAvro(String historyId, WindowViolation v, long detectedAt) {
-    List<WitnessTransaction> txns = new ArrayList<>(v.txns().size());
-    for (WindowTxn t : v.txns()) {
-      txns.add(new WitnessTransaction(t.id(), t.session(), status(t.status()), ops(t)));
-    }
-    List<WitnessEdge> edges = new ArrayList<>(v.edges().size());
-    for (WindowViolation.Edge e : v.edges()) {
-      edges.add(new WitnessEdge(e.from(), e.to(), EdgeType.valueOf(e.type().name()), e.key(), e.value(),
-          e.explanation()));
-    }
-    return new Violation(historyId, v.id(), EventTimes.instant(detectedAt), Level.valueOf(v.level().name()),
-        v.anomaly().id(), new Witness(txns, edges),
-        new Window(EventTimes.instant(v.windowStart()), EventTimes.instant(v.windowEnd()), v.windowTxns()), v.summary());
   }
 }
