@@ -12,6 +12,7 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.schemas.EdgeType;
 import io.isowatch.schemas.OpKind;
@@ -79,9 +80,11 @@ class WitnessPicturesTest {
         List.of(
             new Finding.Txn("T1", "s1", TxnStatus.COMMITTED, List.of(listRead("x"), listRead(KEY), append("x", 1))),
             new Finding.Txn("T2", SESSION, TxnStatus.COMMITTED, List.of(listRead("x"), listRead(KEY), append(KEY, 2)))),
+        List.of(new Finding.Evidence("T1", listRead(KEY)), new Finding.Evidence("T2", append(KEY, 2)),
+            new Finding.Evidence("T2", listRead("x")), new Finding.Evidence("T1", append("x", 1))),
         List.of(
-            new Finding.Arrow("T1", "T2", RW, KEY, 2L, "T1 read " + KEY + " = [] and so did not see T2's append of 2"),
-            new Finding.Arrow("T2", "T1", RW, "x", 1L, "T2 read x = [] and so did not see T1's append of 1")),
+            new Finding.Arrow("T1", "T2", RW, Because.ANTI_DEPENDENCY, KEY, 2L, null, "T1 read " + KEY + " = [] and so did not see T2's append of 2"),
+            new Finding.Arrow("T2", "T1", RW, Because.ANTI_DEPENDENCY, "x", 1L, null, "T2 read x = [] and so did not see T1's append of 1")),
         List.of()));
     assertThat(writeSkewView()).isEqualTo(expected);
   }
@@ -111,7 +114,7 @@ class WitnessPicturesTest {
                 new Finding.Txn("T8", "s1", TxnStatus.ABORTED, List.of(
                     Finding.Op.of(io.isowatch.checker.history.OpKind.WRITE, "x", 1, null))),
                 new Finding.Txn("T_init", null, null, List.of())),
-            List.of(new Finding.Arrow("T8", "T9", WR, "x", 1L, "T9 read x = 1 from T8")), List.of())));
+            List.of(), List.of(new Finding.Arrow("T8", "T9", WR, null, "x", 1L, null, "T9 read x = 1 from T8")), List.of())));
     assertThat(WitnessViews.of(record).finding().txns().get(0).ops()).extracting(Finding.Op::text)
         .containsExactly("r(x)=1", "r(k)=[.., 4]");
     record.setSummary(null);
@@ -207,12 +210,12 @@ class WitnessPicturesTest {
       txns.add(new Finding.Txn("T" + i, "s" + i, TxnStatus.COMMITTED, List.of(
           Finding.Op.of(io.isowatch.checker.history.OpKind.WRITE, "key" + i, 100 + i, null),
           Finding.Op.of(io.isowatch.checker.history.OpKind.READ, "z", i, null))));
-      edges.add(new Finding.Arrow("T" + i, "T" + ((i + 1) % k), WW, "key" + i, (long) i, "sentence " + i));
+      edges.add(new Finding.Arrow("T" + i, "T" + ((i + 1) % k), WW, null, "key" + i, (long) i, null, "sentence " + i));
     }
     txns.add(new Finding.Txn("R", "sr", TxnStatus.COMMITTED,
         List.of(Finding.Op.of(io.isowatch.checker.history.OpKind.READ, "z", 0, null))));
-    return new WitnessView("ring", "ring", List.of(), new Finding(Anomaly.G0, Level.READ_UNCOMMITTED, null, txns, edges,
-        List.of(new Finding.Arrow("R", "T0", SO, null, null, "R precedes T0 in session sr"))));
+    return new WitnessView("ring", "ring", List.of(), new Finding(Anomaly.G0, Level.READ_UNCOMMITTED, null, txns, List.of(), edges,
+        List.of(new Finding.Arrow("R", "T0", SO, null, null, null, null, "R precedes T0 in session sr"))));
   }
 
   private static WitnessLayout.Box box(List<WitnessLayout.Box> boxes, String name) {

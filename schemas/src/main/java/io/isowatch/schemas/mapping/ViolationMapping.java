@@ -85,7 +85,8 @@ public final class ViolationMapping {
   /**
    * @param v a violation record of the violations topic
    * @return its finding: transactions named by their txnId ({@link Finding.Txn#initial()} for the
-   *     initial state), operations in the monitor's notation ({@link Finding.Op#of}); the anomaly
+   *     initial state), operations in the monitor's notation ({@link Finding.Op#of}); no evidence
+   *     operations, no edge's premise or reader (the record does not carry them); the anomaly
    *     {@code null} when the record names one this version does not know (the field is a string so
    *     that new kinds need no schema change); the summary the record's own, or, in a record from
    *     before the field existed, the cycle as {@link #cycleSummary} writes it
@@ -105,7 +106,7 @@ public final class ViolationMapping {
     }
     List<Finding.Arrow> edges = arrows(v.getWitness().getEdges());
     String summary = v.getSummary() != null ? v.getSummary() : cycleSummary(edges);
-    return new Finding(anomaly(v.getAnomaly()), level(v), summary, txns, edges,
+    return new Finding(anomaly(v.getAnomaly()), level(v), summary, txns, List.of(), edges,
         arrows(v.getWitness().getSupport()));
   }
 
@@ -142,8 +143,8 @@ public final class ViolationMapping {
   private static List<Finding.Arrow> arrows(List<WitnessEdge> edges) {
     List<Finding.Arrow> out = new ArrayList<>(edges.size());
     for (WitnessEdge e : edges) {
-      out.add(new Finding.Arrow(e.getFromTxnId(), e.getToTxnId(), EdgeType.valueOf(e.getType().name()), e.getKey(),
-          e.getValue(), e.getExplanation()));
+      out.add(new Finding.Arrow(e.getFromTxnId(), e.getToTxnId(), EdgeType.valueOf(e.getType().name()), null,
+          e.getKey(), e.getValue(), null, e.getExplanation()));
     }
     return out;
   }

@@ -26,10 +26,11 @@ class ViolationMappingTest {
               Finding.Op.of(OpKind.READ_LIST, "k", 0, List.of(4L, 5L)),
               Finding.Op.of(OpKind.APPEND, "k", 6, null))),
           Finding.Txn.initial()),
+      List.of(),
       List.of(
-          new Finding.Arrow("T1", "T2", EdgeType.RW, "x", null, "T1 read x = init and so did not see T2's write"),
-          new Finding.Arrow("T2", "T1", EdgeType.CO, "y", 2L, "T2 precedes T1 in commit order because ...")),
-      List.of(new Finding.Arrow("T_init", "T1", EdgeType.WR, "x", null, "T1 read x = init from T_init")));
+          new Finding.Arrow("T1", "T2", EdgeType.RW, null, "x", null, null, "T1 read x = init and so did not see T2's write"),
+          new Finding.Arrow("T2", "T1", EdgeType.CO, null, "y", 2L, null, "T2 precedes T1 in commit order because ...")),
+      List.of(new Finding.Arrow("T_init", "T1", EdgeType.WR, null, "x", null, null, "T1 read x = init from T_init")));
 
   @Test
   void aFindingComesBackFromItsRecord() {

@@ -5,9 +5,11 @@ import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.EdgeType;
 import io.isowatch.checker.witness.WitnessRenderer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -26,11 +28,14 @@ import java.util.Set;
  * @param txns every transaction needed to re-verify it ({@link
  *     io.isowatch.checker.witness.Witness#involved()}), in the explanation's order (for a cycle, the
  *     cycle's); {@link Txn#initial()} for the initial state
+ * @param evidence the operations that are the evidence ({@link
+ *     io.isowatch.checker.witness.Witness#ops()}: the offending reads and the writes they saw), each
+ *     with its transaction's name; empty when not known (a published record does not carry them)
  * @param edges for a cycle, its edges in order; empty otherwise
  * @param support observed edges that establish the premises of the cycle's inferred edges
  */
-public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> txns, List<Arrow> edges,
-    List<Arrow> support) {
+public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> txns, List<Evidence> evidence,
+    List<Arrow> edges, List<Arrow> support) {
   /** Operations a transaction may show in full; longer ones show only the witness's keys. */
   public static final int SHORT_TXN = 8;
   /** What stands for operations left out of a transaction. */
@@ -39,6 +44,7 @@ public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> tx
   /** Copies the lists. */
   public Finding {
     txns = List.copyOf(txns);
+    evidence = List.copyOf(evidence);
     edges = List.copyOf(edges);
     support = List.copyOf(support);
   }
@@ -63,6 +69,32 @@ public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> tx
       names.add(a.from());
     }
     return List.copyOf(names);
+  }
+
+  /**
+   * @return the violation in words, as {@code isowatch check} prints it: the {@link #summary()}
+   *     first, then each transaction on one line ({@link Txn#line(Set)} on the keys of the edges,
+   *     support edges and evidence), then one sentence per edge after its type ({@code so: }, {@code
+   *     wr: }, {@code co: } ...), then one per support edge ({@code support, wr: } ...); no
+   *     indentation
+   */
+  public List<String> lines() {
+    List<String> out = new ArrayList<>();
+    out.add(summary);
+    Set<String> keys = new HashSet<>(keys());
+    for (Evidence e : evidence) {
+      keys.add(e.op().key());
+    }
+    for (Txn t : txns) {
+      out.add(t.line(keys));
+    }
+    for (Arrow a : edges) {
+      out.add(a.type().id() + ": " + a.explanation());
+    }
+    for (Arrow a : support) {
+      out.add("support, " + a.type().id() + ": " + a.explanation());
+    }
+    return out;
   }
 
   /**
@@ -113,6 +145,36 @@ public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> tx
         sb.append(' ').append(op.text());
       }
       return sb.toString();
+    }
+
+    /**
+     * @param keys the keys a witness is about: a transaction of more than {@link #SHORT_TXN}
+     *     operations shows only its operations on these keys, each gap as {@code ...}, and ends with
+     *     {@code (k of n operations shown)}, or shows {@code (n operations, none on the witness's
+     *     keys)}
+     * @return the transaction on one line, as {@link #line()}
+     */
+    public String line(Set<String> keys) {
+      if (session == null || ops.size() <= SHORT_TXN) {
+        return line();
+      }
+      StringBuilder sb = new StringBuilder(header()).append(':');
+      int shown = 0;
+      boolean gap = false;
+      for (Op op : ops) {
+        if (keys.contains(op.key())) {
+          sb.append(gap ? " ... " : " ").append(op.text());
+          shown++;
+          gap = false;
+        } else {
+          gap = true;
+        }
+      }
+      if (shown == 0) {
+        return sb.append(" (").append(ops.size()).append(" operations, none on the witness's keys)").toString();
+      }
+      return sb.append(gap ? " ..." : "").append(" (").append(shown).append(" of ").append(ops.size())
+          .append(" operations shown)").toString();
     }
 
     /**
@@ -190,16 +252,29 @@ public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> tx
   }
 
   /**
+   * One evidence operation.
+   *
+   * @param txn the name of its transaction
+   * @param op the operation
+   */
+  public record Evidence(String txn, Op op) {}
+
+  /**
    * One typed edge between two transactions, with why it holds.
    *
    * @param from source transaction's name
    * @param to target transaction's name
    * @param type so, wr, ww, rw or co
+   * @param because the observation or axiom premise that makes it hold; {@code null} when not known
+   *     (a published record does not carry it)
    * @param key the key involved, {@code null} for none
    * @param value the value the explanation cites, {@code null} for none
+   * @param via for an inferred {@code co} edge, the name of the reader whose reads force it; {@code
+   *     null} otherwise
    * @param explanation one sentence saying why the edge holds, without a final period
    */
-  public record Arrow(String from, String to, EdgeType type, String key, Long value, String explanation) {
+  public record Arrow(String from, String to, EdgeType type, Because because, String key, Long value, String via,
+      String explanation) {
     /** @return the arrow's label: {@code rw k4=21}, {@code co x}, {@code so} */
     public String label() {
       if (key == null) {

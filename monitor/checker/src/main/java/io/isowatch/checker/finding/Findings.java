@@ -25,7 +25,18 @@ public final class Findings {
    *     holds them ({@link WitnessRenderer#operation} words them)
    */
   public static Finding of(History h, Violation v) {
-    WitnessRenderer r = new WitnessRenderer(h);
+    return of(h, v, new WitnessRenderer(h));
+  }
+
+  /**
+   * @param h the history the violation was found in
+   * @param v the violation
+   * @param r the renderer naming its transactions and writing its sentences, shared by the
+   *     violations of one report
+   * @return the finding, transactions with their operations as the history holds them ({@link
+   *     #txn})
+   */
+  public static Finding of(History h, Violation v, WitnessRenderer r) {
     return of(h, v, r, t -> txn(h, r, t));
   }
 
@@ -36,8 +47,9 @@ public final class Findings {
    * @param txns a transaction id of {@code h} to the transaction the finding shows (never called
    *     with {@link Witness#INIT}, which is {@link Finding.Txn#initial()}); the window checker passes
    *     the transaction as it arrived, whose reads its generation's history may hold as unknown
-   * @return the finding: the transactions of {@link Witness#involved()}, the edges and support
-   *     edges with {@link WitnessRenderer#edge} sentences, the {@link WitnessRenderer#summary}
+   * @return the finding: the transactions of {@link Witness#involved()}, the evidence operations
+   *     as {@code txns} shows them, the edges and support edges with {@link WitnessRenderer#edge}
+   *     sentences, the {@link WitnessRenderer#summary}
    */
   public static Finding of(History h, Violation v, WitnessRenderer r, IntFunction<Finding.Txn> txns) {
     Witness w = v.witness();
@@ -45,21 +57,34 @@ public final class Findings {
     for (int t : w.involved()) {
       involved.add(t == Witness.INIT ? Finding.Txn.initial() : txns.apply(t));
     }
-    return new Finding(v.anomaly(), v.weakestLevelBroken(), r.summary(v), involved, arrows(h, r, w, w.edges()),
-        arrows(h, r, w, w.support()));
+    List<Finding.Evidence> evidence = new ArrayList<>(w.ops().size());
+    for (int op : w.ops()) {
+      int t = h.opTxn(op);
+      evidence.add(new Finding.Evidence(r.txnName(t), txns.apply(t).ops().get(op - h.opStart(t))));
+    }
+    return new Finding(v.anomaly(), v.weakestLevelBroken(), r.summary(v), involved, evidence,
+        arrows(h, r, w, w.edges()), arrows(h, r, w, w.support()));
   }
 
   private static List<Finding.Arrow> arrows(History h, WitnessRenderer r, Witness w, List<Edge> edges) {
     List<Finding.Arrow> out = new ArrayList<>(edges.size());
     for (Edge e : edges) {
       Long value = e.value() == History.NIL || e.value() == History.UNKNOWN_VALUE ? null : e.value();
-      out.add(new Finding.Arrow(r.txnName(e.from()), r.txnName(e.to()), e.type(),
-          e.key() >= 0 ? h.keyName(e.key()) : null, value, r.edge(e, w.ops())));
+      out.add(new Finding.Arrow(r.txnName(e.from()), r.txnName(e.to()), e.type(), e.because(),
+          e.key() >= 0 ? h.keyName(e.key()) : null, value, e.via() >= 0 ? r.txnName(e.via()) : null,
+          r.edge(e, w.ops())));
     }
     return out;
   }
 
-  private static Finding.Txn txn(History h, WitnessRenderer r, int t) {
+  /**
+   * @param h a history
+   * @param r the renderer naming its transactions and wording its operations
+   * @param t a transaction id of {@code h}, not {@link Witness#INIT}
+   * @return the transaction as a finding shows it: named by {@code r}, every operation as the
+   *     history holds it, worded by {@link WitnessRenderer#operation}
+   */
+  public static Finding.Txn txn(History h, WitnessRenderer r, int t) {
     List<Finding.Op> ops = new ArrayList<>();
     for (int op = h.opStart(t); op < h.opEnd(t); op++) {
       byte kind = h.opKind(op);

@@ -800,7 +800,7 @@ public final class WindowChecker {
         + ", which no transaction wrote within the read grace period";
     Generation g = generations.get(generations.size() - 1);
     Finding finding = new Finding(Anomaly.THIN_AIR_READ, ForbiddenAnomalies.weakestForbidding(Anomaly.THIN_AIR_READ),
-        summary, List.of(txn.finding()), List.of(), List.of());
+        summary, List.of(txn.finding()), List.of(), List.of(), List.of());
     WindowViolation v = new WindowViolation(id, null, finding, g.minTime(), g.maxTime(), g.size(), streamTime, seq);
     reported.put(id, seq);
     journal.reported(id, seq);
