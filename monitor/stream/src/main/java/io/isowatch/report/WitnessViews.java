@@ -2,17 +2,18 @@ package io.isowatch.report;
 
 import io.isowatch.checker.finding.Findings;
 import io.isowatch.checker.history.History;
-import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.WitnessRenderer;
+import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.mapping.ViolationMapping;
 import java.util.List;
 
 /**
  * Builds {@link WitnessView}s from the two places a witness comes from: the offline checker's
- * {@link Violation} over a {@link History} ({@link Findings#of(History, Violation)}, words by {@link
- * WitnessRenderer}), and the Avro {@link io.isowatch.schemas.Violation} the monitor publishes on the
- * violations topic ({@link ViolationMapping#finding}, whose edge sentences the monitor's {@link
- * WitnessRenderer} wrote before publishing). Only the title and facts are written here.
+ * {@link io.isowatch.checker.witness.Violation} over a {@link History} ({@link Findings#of(History,
+ * io.isowatch.checker.witness.Violation)}, words by {@link WitnessRenderer}), and the Avro {@link
+ * Violation} the monitor publishes on the violations topic ({@link ViolationMapping#finding}, whose
+ * edge sentences the monitor's {@link WitnessRenderer} wrote before publishing). Only the title and
+ * facts are written here.
  */
 public final class WitnessViews {
   private WitnessViews() {}
@@ -22,9 +23,9 @@ public final class WitnessViews {
    * @param v the violation
    * @param id the view's id, e.g. {@code v3}
    * @param title its title line
-   * @return the view of {@link Findings#of(History, Violation)}, no facts
+   * @return the view of {@link Findings#of(History, io.isowatch.checker.witness.Violation)}, no facts
    */
-  public static WitnessView of(History h, Violation v, String id, String title) {
+  public static WitnessView of(History h, io.isowatch.checker.witness.Violation v, String id, String title) {
     return new WitnessView(id, title, List.of(), Findings.of(h, v));
   }
 
@@ -34,7 +35,7 @@ public final class WitnessViews {
    *     broken: serializable)}; facts the detection time and the window; the finding {@link
    *     ViolationMapping#finding} reads
    */
-  public static WitnessView of(io.isowatch.schemas.Violation v) {
+  public static WitnessView of(Violation v) {
     List<String> facts = List.of(
         "found at event time " + v.getDetectedAt(),
         "window: " + v.getWindow().getTransactions() + " transactions, event times "
@@ -43,12 +44,12 @@ public final class WitnessViews {
   }
 
   /** @return e.g. {@code G2-item in history demo (weakest level broken: serializable)} */
-  public static String title(io.isowatch.schemas.Violation v) {
+  public static String title(Violation v) {
     return v.getAnomaly() + " in history " + v.getHistoryId() + " (weakest level broken: " + level(v) + ")";
   }
 
   /** @return the weakest level a violation record breaks, command-line name, e.g. {@code serializable} */
-  public static String level(io.isowatch.schemas.Violation v) {
+  public static String level(Violation v) {
     return ViolationMapping.level(v).cliName();
   }
 }

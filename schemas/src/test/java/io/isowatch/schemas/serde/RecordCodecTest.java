@@ -35,12 +35,7 @@ class RecordCodecTest {
   @Test
   void readsAViolationWrittenWithTheEarlierSchemaWithoutTheSummary() throws IOException {
     Violation today = Samples.violation();
-    Schema earlier = RecordCodec.earlierSchema("Violation-1.avsc");
-    // today's record as the earlier writer had it: Avro resolution drops the field added since
-    BinaryMessageDecoder<GenericRecord> asEarlier = new BinaryMessageDecoder<>(GenericData.get(), earlier);
-    asEarlier.addSchema(Violation.getClassSchema());
-    GenericRecord old = asEarlier.decode(RecordCodec.encode(today));
-    byte[] written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), earlier).encode(old).array();
+    byte[] written = writtenWith("Violation-1.avsc", today);
 
     RecordCodec.Decoded read = RecordCodec.decode(written);
 
@@ -54,11 +49,7 @@ class RecordCodecTest {
     Violation today = Samples.violation();
     today.getWitness().setSupport(List.of(
         new WitnessEdge("db/s1/0", "db/s2/0", EdgeType.SO, null, null, "T1 precedes T2 in session s1")));
-    Schema earlier = RecordCodec.earlierSchema("Violation-2.avsc");
-    BinaryMessageDecoder<GenericRecord> asEarlier = new BinaryMessageDecoder<>(GenericData.get(), earlier);
-    asEarlier.addSchema(Violation.getClassSchema());
-    GenericRecord old = asEarlier.decode(RecordCodec.encode(today));
-    byte[] written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), earlier).encode(old).array();
+    byte[] written = writtenWith("Violation-2.avsc", today);
 
     RecordCodec.Decoded read = RecordCodec.decode(written);
 
@@ -66,6 +57,15 @@ class RecordCodecTest {
     Violation expected = Violation.newBuilder(today).build();
     expected.getWitness().setSupport(List.of());
     assertThat(read.record()).isEqualTo(expected);
+  }
+
+  /** @return today's record as the earlier writer had it: Avro resolution drops the fields added since */
+  private static byte[] writtenWith(String resource, Violation today) throws IOException {
+    Schema earlier = RecordCodec.earlierSchema(resource);
+    BinaryMessageDecoder<GenericRecord> asEarlier = new BinaryMessageDecoder<>(GenericData.get(), earlier);
+    asEarlier.addSchema(Violation.getClassSchema());
+    GenericRecord old = asEarlier.decode(RecordCodec.encode(today));
+    return new BinaryMessageEncoder<GenericRecord>(GenericData.get(), earlier).encode(old).array();
   }
 
   @Test
