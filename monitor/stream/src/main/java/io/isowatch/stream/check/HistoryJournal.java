@@ -230,7 +230,8 @@ final class HistoryJournal implements WindowChecker.Journal {
         lists.put(StoreKeys.stringAfter(kv.key.get(), prefix.length), elements);
       }
     }
-    return WindowChecker.restore(config, this, m, fed, held, reported, evicted, lastWrites, lists);
+    return WindowChecker.restore(config, this,
+        new WindowChecker.Snapshot(m, fed, held, reported, evicted, lastWrites, lists));
   }
 
   private KeyValueIterator<Bytes, byte[]> scan(KeyValueStore<Bytes, byte[]> store) {
