@@ -11,11 +11,11 @@ import java.util.Map;
  * The transactions a {@link WindowChecker} holds because a read has no known writer yet ({@link
  * Writers#known}), one queue per session.
  *
- * <p><b>Invariant.</b> A session has a queue here exactly when it has a held transaction; the
- * queue holds them in arrival order (session order), each with its arrival position, numbered from
- * {@link #nextArrival()} down, so that a later transaction of a held session is held behind its
- * head even if its own reads are known. A committed transaction is held only for its reads (the
- * reads of others are not checked, and they are never held).
+ * <p><b>Invariant.</b> A session has a queue here exactly when it has a held transaction; its
+ * queue holds them in session order, each with its arrival position (increasing, all below {@link
+ * #nextArrival()}), and a later transaction of a held session is held behind the queue's head even
+ * if its own reads are known. Only a committed transaction's reads hold it (the reads of others
+ * are not checked, and they are held only behind a committed one).
  *
  * <p><b>Release.</b> A head is fed ({@link #release}) once every value it read has a known writer,
  * or once the read clock says the writer will not come: its end time plus the read grace ({@link
@@ -109,8 +109,12 @@ final class HoldQueue {
    * @param readClock the clock the grace is measured against, µs
    * @param writers what decides whether a read's writer is known
    * @param release receives each released transaction, in release order
+   * @return the number of reads given up on (unresolved): the missing reads of the transactions
+   *     released by {@code giveUp} before their grace ended (all committed, since only a committed
+   *     transaction can have a read that is not known)
    */
-  void release(boolean all, boolean giveUp, long readClock, Writers writers, Release release) {
+  int release(boolean all, boolean giveUp, long readClock, Writers writers, Release release) {
+    int givenUp = 0;
     boolean progress = true;
     List<ArrayDeque<WindowChecker.Held>> queues = new ArrayList<>(held.size());
     while (progress) {
@@ -132,6 +136,7 @@ final class HoldQueue {
           } else if (giveUp) {
             missing = writers.missing(t);
             certain = false;
+            givenUp += missing.length;
           } else {
             break;
           }
@@ -143,6 +148,7 @@ final class HoldQueue {
       }
       held.values().removeIf(ArrayDeque::isEmpty);
     }
+    return givenUp;
   }
 
   /** @return {@code a + b} for {@code b >= 0}, {@link Long#MAX_VALUE} where it would overflow */

@@ -33,8 +33,9 @@ import java.util.Set;
  *   <li>{@link EvictedWrites}: fingerprints of the writes evicted from the window, so that reads of
  *       cold keys' values are recognised;
  *   <li>{@link HoldQueue}: committed transactions held, with the later transactions of their session,
- *       until every value they read has a writer that arrived or the read grace ends ({@link
- *       WindowConfig#readGraceMicros()}, on the read clock of {@link WindowConfig.ReadClock});
+ *       until every value they read has a writer that arrived, the read grace ends ({@link
+ *       WindowConfig#readGraceMicros()}, on the read clock of {@link WindowConfig.ReadClock}) or
+ *       the caller gives them up;
  *   <li>{@link Generations}: the window itself, overlapping generations of incremental checkers
  *       started every W/2 transactions or T/2 of event time, what they find and what they can miss;
  *   <li>{@link Reporter}: each violation reported once ({@link ViolationIds}), ids forgotten once no
@@ -306,7 +307,7 @@ public final class WindowChecker {
   /** Feeds the held transactions that are due ({@link HoldQueue#release}). */
   private void release(boolean all, boolean giveUp) {
     if (!holds.isEmpty()) {
-      holds.release(all, giveUp, readClock(), writers, this::feed);
+      unresolved += holds.release(all, giveUp, readClock(), writers, this::feed);
     }
   }
 
@@ -317,19 +318,15 @@ public final class WindowChecker {
 
   /**
    * @param certain whether the writers of {@code unresolvedOps} are known to be absent (reported as
-   *     thin-air reads) or only given up on (counted as unresolved)
+   *     thin-air reads) or only given up on (counted by {@link HoldQueue#release})
    */
   private void feed(WindowTxn txn, long arrival, int[] unresolvedOps, boolean certain) {
     long seq = generations.feed(txn, arrival, unresolvedOps, streamTime);
     checked++;
     checkedOps += txn.opCount();
-    if (txn.status() == TxnStatus.COMMITTED) {
+    if (certain && txn.status() == TxnStatus.COMMITTED) {
       for (int op : unresolvedOps) {
-        if (certain) {
-          reporter.thinAir(seq, txn, op, generations.youngest(), streamTime, generations.listAppend());
-        } else {
-          unresolved++;
-        }
+        reporter.thinAir(seq, txn, op, generations.youngest(), streamTime, generations.listAppend());
       }
     }
   }

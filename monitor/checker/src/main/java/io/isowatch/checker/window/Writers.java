@@ -15,12 +15,12 @@ import java.util.Map;
  *
  * <p><b>Invariant.</b> Every transaction offered and not evicted has its txnId here, and each of
  * its writes a fingerprint ({@link Fingerprints}), mapped to its feed position, or to {@link
- * #ARRIVED} while it is held; an evicted transaction's writes are in the {@link EvictedWrites}
- * memory instead. "Arrived" only grows until eviction, so a held read never waits for a writer that
- * was here. A register read's writer is known when its value is {@link History#NIL} or its
- * fingerprint is here or in the memory. A list read's writers are known when every element's are,
- * except for the prefix it shares with the longest list read of the key fed before with all
- * elements known (kept per list key, journaled as {@code verifiedList}).
+ * #ARRIVED} while it is held; an evicted transaction's writes go to the {@link EvictedWrites}
+ * memory, which keeps them known as far as it reaches. A register read's writer is known when its
+ * value is {@link History#NIL} or its fingerprint is here or in the memory. A list read's writers
+ * are known when every element's are, except for the prefix it shares with the longest list read
+ * of the key fed before with all elements known (kept per list key, journaled as {@code
+ * verifiedList}).
  */
 final class Writers {
   /** Writer position of a transaction that arrived and is held (not fed yet). */
