@@ -23,8 +23,9 @@ import java.util.List;
  * <p>Operations ({@code docs/events.md}, {@code Operation.avsc}): a {@code READ} whose value is null
  * is a register read of the initial value ({@link History#NIL}), a long a register read, a list a
  * list read ({@link OpKind#READ_LIST}, oldest element first); {@code WRITE} and {@code APPEND} carry
- * a long and map one to one. In the import static above, {@code READ}, {@code WRITE} and {@code
- * APPEND} are the record's kinds; the checker's are written {@code OpKind.READ} and so on. Times:
+ * a long and map one to one. In this class {@code READ}, {@code WRITE} and {@code APPEND} alone are
+ * the record's kinds (imported statically); the checker's are written {@code OpKind.READ} and so on,
+ * {@link OpKind} being the checker's. Times:
  * the records' {@code timestamp-micros} are {@link Instant}s, the checker's microseconds since the
  * epoch ({@link EventTimes}).
  */
