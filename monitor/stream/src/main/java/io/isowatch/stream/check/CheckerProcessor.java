@@ -9,6 +9,7 @@ import io.isowatch.checker.window.WindowViolation;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.mapping.TransactionMapping;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
@@ -182,7 +183,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     HistoryState state = null;
     WindowChecker.Outcome outcome;
     try {
-      WindowTxn txn = Records.toWindow(t);
+      WindowTxn txn = TransactionMapping.toWindow(t);
       state = histories.get(t.getHistoryId());
       if (state == null) {
         HistoryJournal journal = new HistoryJournal(t.getHistoryId(), stores);
