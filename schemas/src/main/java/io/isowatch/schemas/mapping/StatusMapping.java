@@ -3,27 +3,40 @@ package io.isowatch.schemas.mapping;
 import io.isowatch.schemas.TxnStatus;
 
 /**
- * The one mapping between the Avro {@link TxnStatus} and the checker's {@link
- * io.isowatch.checker.history.TxnStatus}: the same three outcomes under the same names.
+ * A transaction's outcome as the records carry it ({@link TxnStatus}) and as the checker's model
+ * carries it ({@link io.isowatch.checker.history.TxnStatus}); the two enums have the same three
+ * constants and map one to one.
  */
 public final class StatusMapping {
   private StatusMapping() {}
 
-  /** @return the checker's status of an Avro status */
-  public static io.isowatch.checker.history.TxnStatus toModel(TxnStatus s) {
-    return switch (s) {
-      case COMMITTED -> io.isowatch.checker.history.TxnStatus.COMMITTED;
-      case ABORTED -> io.isowatch.checker.history.TxnStatus.ABORTED;
-      case UNKNOWN -> io.isowatch.checker.history.TxnStatus.UNKNOWN;
-    };
+  /**
+   * @param s a record's status
+   * @return the checker's status of the same name ({@code UNKNOWN} for any other)
+   */
+  public static io.isowatch.checker.history.TxnStatus toChecker(TxnStatus s) {
+    switch (s) {
+      case COMMITTED:
+        return io.isowatch.checker.history.TxnStatus.COMMITTED;
+      case ABORTED:
+        return io.isowatch.checker.history.TxnStatus.ABORTED;
+      default:
+        return io.isowatch.checker.history.TxnStatus.UNKNOWN;
+    }
   }
 
-  /** @return the Avro status of a checker status */
+  /**
+   * @param s the checker's status
+   * @return the record's status of the same name ({@code UNKNOWN} for any other)
+   */
   public static TxnStatus toAvro(io.isowatch.checker.history.TxnStatus s) {
-    return switch (s) {
-      case COMMITTED -> TxnStatus.COMMITTED;
-      case ABORTED -> TxnStatus.ABORTED;
-      case UNKNOWN -> TxnStatus.UNKNOWN;
-    };
+    switch (s) {
+      case COMMITTED:
+        return TxnStatus.COMMITTED;
+      case ABORTED:
+        return TxnStatus.ABORTED;
+      default:
+        return TxnStatus.UNKNOWN;
+    }
   }
 }

@@ -1,5 +1,7 @@
 package io.isowatch.schemas.mapping;
 
+import static io.isowatch.schemas.TxnStatus.COMMITTED;
+
 import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
@@ -40,7 +42,7 @@ public final class ViolationMapping {
     List<WitnessTransaction> txns = new ArrayList<>(f.txns().size());
     for (Finding.Txn t : f.txns()) {
       if (t.isInitial()) {
-        txns.add(new WitnessTransaction(t.name(), "", io.isowatch.schemas.TxnStatus.COMMITTED, List.of()));
+        txns.add(new WitnessTransaction(t.name(), "", COMMITTED, List.of()));
       } else {
         txns.add(new WitnessTransaction(t.name(), t.session(), StatusMapping.toAvro(t.status()), ops(t.ops())));
       }
@@ -55,20 +57,8 @@ public final class ViolationMapping {
   private static List<Operation> ops(List<Finding.Op> ops) {
     List<Operation> out = new ArrayList<>(ops.size());
     for (Finding.Op op : ops) {
-      switch (op.kind()) {
-        case OpKind.READ:
-          out.add(new Operation(io.isowatch.schemas.OpKind.READ, op.key(),
-              op.value() == History.NIL ? null : (Object) op.value()));
-          break;
-        case OpKind.READ_LIST:
-          out.add(new Operation(io.isowatch.schemas.OpKind.READ, op.key(), op.list()));
-          break;
-        case OpKind.WRITE:
-          out.add(new Operation(io.isowatch.schemas.OpKind.WRITE, op.key(), op.value()));
-          break;
-        default:
-          out.add(new Operation(io.isowatch.schemas.OpKind.APPEND, op.key(), op.value()));
-      }
+      long[] list = op.list() == null ? null : op.list().stream().mapToLong(Long::longValue).toArray();
+      out.add(TransactionMapping.operation(op.kind(), op.key(), op.value(), list));
     }
     return out;
   }
@@ -102,7 +92,7 @@ public final class ViolationMapping {
       for (Operation op : t.getOps()) {
         ops.add(op(op));
       }
-      txns.add(new Finding.Txn(t.getTxnId(), t.getSessionId(), StatusMapping.toModel(t.getStatus()), ops));
+      txns.add(new Finding.Txn(t.getTxnId(), t.getSessionId(), StatusMapping.toChecker(t.getStatus()), ops));
     }
     List<Finding.Arrow> edges = arrows(v.getWitness().getEdges());
     String summary = v.getSummary() != null ? v.getSummary() : cycleSummary(edges);

@@ -23,7 +23,7 @@ import java.util.List;
  * from position {@link #start} on, with the incremental checkers over it. A read whose writer was
  * fed before {@link #start} (or is not known at all) enters this history as {@link
  * History#UNKNOWN_VALUE}; a list read keeps only the elements appended from {@link #start} on, and
- * becomes an unknown read when its last element was appended before (see {@link WindowChecker}).
+ * becomes an unknown read when its last element was appended before (see {@link Generations}).
  */
 final class Generation {
   /** A violation as a checker of this generation reported it. */

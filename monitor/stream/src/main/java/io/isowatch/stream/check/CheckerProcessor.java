@@ -10,6 +10,7 @@ import io.isowatch.checker.window.WindowViolation;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.mapping.TransactionMapping;
 import io.isowatch.schemas.mapping.ViolationMapping;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.stream.config.MonitorConfig;
@@ -184,7 +185,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     HistoryState state = null;
     WindowChecker.Outcome outcome;
     try {
-      WindowTxn txn = Records.toWindow(t);
+      WindowTxn txn = TransactionMapping.toWindow(t);
       state = histories.get(t.getHistoryId());
       if (state == null) {
         HistoryJournal journal = new HistoryJournal(t.getHistoryId(), stores);
