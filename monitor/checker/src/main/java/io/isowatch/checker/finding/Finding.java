@@ -17,9 +17,8 @@ import java.util.Set;
 /**
  * A violation that needs no history afterwards: what every output takes (the monitor's window
  * checker and violations topic, the text and JSON reports, the HTML, DOT and SVG pictures, the
- * violations page). Built
- * from a checker's {@link io.isowatch.checker.witness.Violation} by {@link Findings#of}; from a
- * published Avro record by the {@code schemas} module's mapping.
+ * violations page). Built from a checker's {@link io.isowatch.checker.witness.Violation} by {@link
+ * Findings#of}; from a published Avro record by the {@code schemas} module's mapping.
  *
  * @param anomaly what kind of violation; {@code null} when read from a published record that names
  *     one this version does not know
