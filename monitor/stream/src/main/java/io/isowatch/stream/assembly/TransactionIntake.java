@@ -84,10 +84,7 @@ final class TransactionIntake {
       if (admission.refused() != null) {
         return admission.refused();
       }
-      txn = new TxnState();
-      txn.session = session;
-      txn.txnSeq = e.getTxnSeq();
-      txn.firstSeen = now;
+      txn = newTxn(session, e.getTxnSeq(), now);
       known = open.start(txnId, txn);
       order.join(session, admission.state(), txn.txnSeq, txnId);
       timers.set(OPEN_TIMEOUT, Timers.after(now, config.openTimeout()), txnId);
@@ -153,14 +150,20 @@ final class TransactionIntake {
     if (admission.refused() != null) {
       return admission.refused();
     }
-    txn = new TxnState();
-    txn.session = session;
-    txn.txnSeq = t.getTxnSeq();
+    txn = newTxn(session, t.getTxnSeq(), record.timestamp());
     txn.whole = true;
-    txn.firstSeen = record.timestamp();
     txn.digest = order.digest(record.value());
     order.settle(txnId, txn, admission.state(), t, record.value(), record.timestamp());
     return null;
+  }
+
+  /** @return the state of a transaction just admitted to {@code session}, first seen at {@code firstSeenMs} (stream time) */
+  private static TxnState newTxn(String session, long txnSeq, long firstSeenMs) {
+    TxnState txn = new TxnState();
+    txn.session = session;
+    txn.txnSeq = txnSeq;
+    txn.firstSeen = firstSeenMs;
+    return txn;
   }
 
   /**
