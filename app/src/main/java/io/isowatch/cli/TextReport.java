@@ -1,5 +1,7 @@
 package io.isowatch.cli;
 
+import io.isowatch.checker.finding.Finding;
+import io.isowatch.checker.finding.Findings;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.witness.CheckResult;
@@ -36,7 +38,7 @@ import java.util.Set;
  *
  * First one line per level with its verdict (each level counts all its violations), then each
  * distinct violation once with the levels that found it and its witness in words ({@link
- * WitnessRenderer#lines}), at most a limit per level ({@link #shown}) with a line per level telling
+ * Finding#lines}), at most a limit per level ({@link #shown}) with a line per level telling
  * how many were left out, then one line of statistics.
  */
 public final class TextReport {
@@ -69,7 +71,7 @@ public final class TextReport {
       Block b = shown.blocks().get(i);
       out.println();
       out.println(violationHeader(b, i, shown.distinct()));
-      for (String line : renderer.lines(b.violation())) {
+      for (String line : Findings.of(report.history(), b.violation(), renderer).lines()) {
         out.println("  " + line);
       }
     }
