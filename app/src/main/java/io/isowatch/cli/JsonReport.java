@@ -36,7 +36,9 @@ import java.util.Locale;
  * {@code null} for the initial value, a list for a list read, no value when unknown); {@code
  * operations} are the evidence operations, each with its {@code txn} label; an edge {@code {from,
  * to, type, because, key, value, via, explanation}} with labels for transactions, {@code null} when
- * there is no key, value or via.
+ * there is no key, value or via. A violation shown by cases (snapshot isolation or serializable on
+ * a register history) has {@code witness.cases}: {@code [{orders: [{first, second}], edges: [...]}]},
+ * each case's assumed orders and the cycle they close; the field is absent otherwise.
  */
 public final class JsonReport {
   private static final ObjectMapper MAPPER = new ObjectMapper()
@@ -126,6 +128,20 @@ public final class JsonReport {
     ArrayNode support = witness.putArray("support");
     for (Finding.Arrow a : f.support()) {
       support.add(edge(a));
+    }
+    if (!f.cases().isEmpty()) {
+      ArrayNode cases = witness.putArray("cases");
+      for (Finding.Case c : f.cases()) {
+        ObjectNode one = cases.addObject();
+        ArrayNode orders = one.putArray("orders");
+        for (Finding.Order o : c.orders()) {
+          orders.addObject().put("first", o.first()).put("second", o.second());
+        }
+        ArrayNode cycle = one.putArray("edges");
+        for (Finding.Arrow a : c.cycle()) {
+          cycle.add(edge(a));
+        }
+      }
     }
     return node;
   }

@@ -15,10 +15,10 @@ import org.apache.avro.util.ClassSecurityValidator;
  * getDecoder()} or datum reader of these classes; the serdes of the streaming module do.
  */
 public final class TrustedClasses {
-  /** Every class generated from {@code src/main/avro}: 11 records and 5 enums. */
+  /** Every class generated from {@code src/main/avro}: 13 records and 5 enums. */
   public static final List<Class<?>> ALL = List.of(
       TxnEvent.class, Transaction.class, Operation.class, Source.class,
-      Violation.class, Witness.class, WitnessTransaction.class, WitnessEdge.class, Window.class,
+      Violation.class, Witness.class, WitnessTransaction.class, WitnessEdge.class, WitnessCase.class, WitnessOrder.class, Window.class,
       DeadLetter.class, SourceWatermark.class,
       EventKind.class, OpKind.class, TxnStatus.class, Level.class, EdgeType.class);
 

@@ -30,8 +30,8 @@ class TrustedClassesTest {
         "io.isowatch.schemas.Source", "io.isowatch.schemas.SourceWatermark", "io.isowatch.schemas.Transaction",
         "io.isowatch.schemas.TxnEvent", "io.isowatch.schemas.TxnStatus",
         "io.isowatch.schemas.Violation", "io.isowatch.schemas.Window",
-        "io.isowatch.schemas.Witness", "io.isowatch.schemas.WitnessEdge",
-        "io.isowatch.schemas.WitnessTransaction");
+        "io.isowatch.schemas.Witness", "io.isowatch.schemas.WitnessCase", "io.isowatch.schemas.WitnessEdge",
+        "io.isowatch.schemas.WitnessOrder", "io.isowatch.schemas.WitnessTransaction");
   }
 
   private static void collectNamed(Schema s, Set<String> out) {

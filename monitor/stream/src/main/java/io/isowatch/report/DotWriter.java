@@ -46,14 +46,25 @@ public final class DotWriter {
       for (Finding.Arrow a : v.finding().support()) {
         edge(sb, p, a, "color=\"#9e9e9e\", style=dashed");
       }
+      List<Finding.Case> cases = v.finding().cases();
+      for (int c = 0; c < cases.size(); c++) {
+        for (Finding.Arrow a : cases.get(c).cycle()) {
+          edge(sb, p, a, "case " + (c + 1) + ": ", "color=\"" + WitnessSvg.COLORS.getOrDefault(a.type().id(), "#424242")
+              + "\", style=dotted");
+        }
+      }
       sb.append("  }\n");
     }
     return sb.append("}\n").toString();
   }
 
   private static void edge(StringBuilder sb, String prefix, Finding.Arrow a, String style) {
+    edge(sb, prefix, a, "", style);
+  }
+
+  private static void edge(StringBuilder sb, String prefix, Finding.Arrow a, String labelPrefix, String style) {
     sb.append("    ").append(quote(prefix + a.from())).append(" -> ").append(quote(prefix + a.to()))
-        .append(" [label=").append(quote(a.label())).append(", tooltip=").append(quote(a.explanation()))
+        .append(" [label=").append(quote(labelPrefix + a.label())).append(", tooltip=").append(quote(a.explanation()))
         .append(", ").append(style).append("];\n");
   }
 

@@ -109,6 +109,14 @@ public final class HtmlPage {
       sb.append("<p>Support (edges that put the source of a causal-past edge in its reader's past):</p>\n");
       edges(v.finding().support(), "edges support");
     }
+    List<Finding.Case> cases = v.finding().cases();
+    for (int i = 0; i < cases.size(); i++) {
+      Finding.Case c = cases.get(i);
+      sb.append("<p class=\"case\">Case ").append(i + 1).append(" of ").append(cases.size()).append(": ")
+          .append(escape(c.assumption())).append(": cycle ").append(escape(String.join(" -> ", c.names())))
+          .append(" -> ").append(escape(c.names().get(0))).append("</p>\n");
+      edges(c.cycle(), "edges case");
+    }
     sb.append("<ul class=\"txns\">\n");
     for (Finding.Txn t : v.finding().txns()) {
       sb.append("<li><code>").append(escape(t.line())).append("</code></li>\n");

@@ -99,7 +99,7 @@ class WitnessPicturesTest {
             new WitnessTransaction("T8", "s1", io.isowatch.schemas.TxnStatus.ABORTED,
                 List.of(new Operation(OpKind.WRITE, "x", 1L))),
             new WitnessTransaction("T_init", "", io.isowatch.schemas.TxnStatus.COMMITTED, List.of())),
-            List.of(new WitnessEdge("T8", "T9", EdgeType.WR, "x", 1L, "T9 read x = 1 from T8")), List.of()),
+            List.of(new WitnessEdge("T8", "T9", EdgeType.WR, "x", 1L, "T9 read x = 1 from T8")), List.of(), List.of()),
         new Window(Instant.parse("2026-12-01T02:59:00Z"), Instant.parse("2026-12-01T03:00:00Z"), 42L),
         "T9 read x = 1 from T8, which aborted");
     assertThat(WitnessViews.of(record)).isEqualTo(new WitnessView("abc123",

@@ -15,7 +15,9 @@ import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.Window;
 import io.isowatch.schemas.Witness;
+import io.isowatch.schemas.WitnessCase;
 import io.isowatch.schemas.WitnessEdge;
+import io.isowatch.schemas.WitnessOrder;
 import io.isowatch.schemas.WitnessTransaction;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +37,7 @@ public final class ViolationMapping {
    * @param historyId the history it was found in
    * @param v the violation; its finding's anomaly must be known
    * @param detectedAt stream time of detection, µs
-   * @return the violation record, support edges included
+   * @return the violation record, support edges and cases included
    */
   public static Violation toAvro(String historyId, WindowViolation v, long detectedAt) {
     Finding f = v.finding();
@@ -49,9 +51,21 @@ public final class ViolationMapping {
     }
     return new Violation(historyId, v.id(), EventTimes.instant(detectedAt),
         io.isowatch.schemas.Level.valueOf(f.level().name()), f.anomaly().id(),
-        new Witness(txns, edges(f.edges()), edges(f.support())),
+        new Witness(txns, edges(f.edges()), edges(f.support()), cases(f.cases())),
         new Window(EventTimes.instant(v.windowStart()), EventTimes.instant(v.windowEnd()), v.windowTxns()),
         f.summary());
+  }
+
+  private static List<WitnessCase> cases(List<Finding.Case> cases) {
+    List<WitnessCase> out = new ArrayList<>(cases.size());
+    for (Finding.Case c : cases) {
+      List<WitnessOrder> orders = new ArrayList<>(c.orders().size());
+      for (Finding.Order o : c.orders()) {
+        orders.add(new WitnessOrder(o.first(), o.second()));
+      }
+      out.add(new WitnessCase(orders, edges(c.cycle())));
+    }
+    return out;
   }
 
   private static List<Operation> ops(List<Finding.Op> ops) {
@@ -96,8 +110,16 @@ public final class ViolationMapping {
     }
     List<Finding.Arrow> edges = arrows(v.getWitness().getEdges());
     String summary = v.getSummary() != null ? v.getSummary() : cycleSummary(edges);
+    List<Finding.Case> cases = new ArrayList<>();
+    for (WitnessCase c : v.getWitness().getCases()) {
+      List<Finding.Order> orders = new ArrayList<>();
+      for (WitnessOrder o : c.getOrders()) {
+        orders.add(new Finding.Order(o.getFirst(), o.getSecond()));
+      }
+      cases.add(new Finding.Case(orders, arrows(c.getEdges())));
+    }
     return new Finding(anomaly(v.getAnomaly()), level(v), summary, txns, List.of(), edges,
-        arrows(v.getWitness().getSupport()));
+        arrows(v.getWitness().getSupport()), cases);
   }
 
   /** @return the weakest level a violation record breaks */

@@ -60,6 +60,7 @@ public final class RecordCodec {
     register(SourceWatermark.getClassSchema(), SourceWatermark.getDecoder());
     registerEarlier(Violation.getDecoder(), "Violation-1.avsc");
     registerEarlier(Violation.getDecoder(), "Violation-2.avsc");
+    registerEarlier(Violation.getDecoder(), "Violation-3.avsc");
   }
 
   private RecordCodec() {}

@@ -46,6 +46,30 @@ class ViolationMappingTest {
   }
 
   @Test
+  void casesComeBackFromTheRecord() {
+    Finding cases = new Finding(Anomaly.LOST_UPDATE, Level.SNAPSHOT_ISOLATION,
+        "no order of the writes of T1 and T2 avoids a cycle (2 cases)", FINDING.txns().subList(0, 2), List.of(),
+        List.of(), List.of(), List.of(
+            new Finding.Case(List.of(new Finding.Order("T1", "T2")), List.of(
+                new Finding.Arrow("T1", "T2", EdgeType.WW, null, "x", 2L, null, "this case puts T2's write of x = 2 after"
+                    + " T1's write of x = 1"),
+                new Finding.Arrow("T2", "T1", EdgeType.RW, null, "x", 1L, null, "T2 read x = init and so did not see T1's"
+                    + " write of 1"))),
+            new Finding.Case(List.of(new Finding.Order("T2", "T1")), List.of(
+                new Finding.Arrow("T2", "T1", EdgeType.WW, null, "x", 1L, null, "this case puts T1's write of x = 1 after"
+                    + " T2's write of x = 2"),
+                new Finding.Arrow("T1", "T2", EdgeType.RW, null, "x", 2L, null, "T1 read x = init and so did not see T2's"
+                    + " write of 2")))));
+
+    Violation record = ViolationMapping.toAvro("demo", new WindowViolation("abc", null, cases, 10, 20, 2, 20, 7), 25);
+    Violation decoded = (Violation) RecordCodec.decode(RecordCodec.encode(record)).record();
+
+    assertThat(ViolationMapping.finding(decoded)).isEqualTo(cases);
+    assertThat(decoded.getWitness().getCases()).hasSize(2);
+    assertThat(decoded.getWitness().getEdges()).isEmpty();
+  }
+
+  @Test
   void aRecordWithoutSummaryGetsItsCycle() {
     Violation record = ViolationMapping.toAvro("demo", new WindowViolation("abc", null, FINDING, 10, 20, 3, 20, 7), 25);
     record.setSummary(null);

@@ -8,7 +8,9 @@ import io.isowatch.schemas.Samples;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.WitnessCase;
 import io.isowatch.schemas.WitnessEdge;
+import io.isowatch.schemas.WitnessOrder;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -56,6 +58,22 @@ class RecordCodecTest {
     assertThat(read.error()).isNull();
     Violation expected = Violation.newBuilder(today).build();
     expected.getWitness().setSupport(List.of());
+    assertThat(read.record()).isEqualTo(expected);
+  }
+
+  @Test
+  void readsAViolationWrittenWithTheEarlierSchemaWithoutTheCases() throws IOException {
+    Violation today = Samples.violation();
+    today.getWitness().setCases(List.of(new WitnessCase(List.of(new WitnessOrder("db/s1/0", "db/s2/0")), List.of(
+        new WitnessEdge("db/s1/0", "db/s2/0", EdgeType.WW, "x", 2L, "this case puts T2's write of x = 2 after T1's"
+            + " write of x = 1")))));
+    byte[] written = writtenWith("Violation-3.avsc", today);
+
+    RecordCodec.Decoded read = RecordCodec.decode(written);
+
+    assertThat(read.error()).isNull();
+    Violation expected = Violation.newBuilder(today).build();
+    expected.getWitness().setCases(List.of());
     assertThat(read.record()).isEqualTo(expected);
   }
 

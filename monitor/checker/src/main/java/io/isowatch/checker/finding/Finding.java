@@ -34,9 +34,11 @@ import java.util.Set;
  *     with its transaction's name; empty when not known (a published record does not carry them)
  * @param edges for a cycle, its edges in order; empty otherwise
  * @param support observed edges that establish the premises of the cycle's inferred edges
+ * @param cases for a violation shown by cases ({@link io.isowatch.checker.witness.Witness#cases()}):
+ *     each case's assumed orders and the cycle they close; empty otherwise
  */
 public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> txns, List<Evidence> evidence,
-    List<Arrow> edges, List<Arrow> support) {
+    List<Arrow> edges, List<Arrow> support, List<Case> cases) {
   /** Operations a transaction may show in full; longer ones show only the witness's keys. */
   public static final int SHORT_TXN = 8;
   /** What stands for operations left out of a transaction. */
@@ -44,16 +46,30 @@ public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> tx
 
   /** Copies the lists. */
   public Finding {
+    cases = List.copyOf(cases);
     txns = List.copyOf(txns);
     evidence = List.copyOf(evidence);
     edges = List.copyOf(edges);
     support = List.copyOf(support);
   }
 
-  /** @return the keys of the edges and support edges, in order, each once; empty without edges */
+  /** A finding without cases. */
+  public Finding(Anomaly anomaly, Level level, String summary, List<Txn> txns, List<Evidence> evidence,
+      List<Arrow> edges, List<Arrow> support) {
+    this(anomaly, level, summary, txns, evidence, edges, support, List.of());
+  }
+
+  /**
+   * @return the keys of the edges, support edges and cases' edges, in order, each once; empty
+   *     without edges
+   */
   public Set<String> keys() {
     Set<String> keys = new LinkedHashSet<>();
-    for (List<Arrow> as : List.of(edges, support)) {
+    List<List<Arrow>> all = new ArrayList<>(List.of(edges, support));
+    for (Case c : cases) {
+      all.add(c.cycle());
+    }
+    for (List<Arrow> as : all) {
       for (Arrow a : as) {
         if (a.key() != null) {
           keys.add(a.key());
@@ -95,7 +111,57 @@ public record Finding(Anomaly anomaly, Level level, String summary, List<Txn> tx
     for (Arrow a : support) {
       out.add("support, " + a.type().id() + ": " + a.explanation());
     }
+    for (int i = 0; i < cases.size(); i++) {
+      Case c = cases.get(i);
+      out.add("case " + (i + 1) + " of " + cases.size() + ": " + c.assumption() + ": cycle "
+          + String.join(" -> ", c.names()) + " -> " + c.names().get(0));
+      for (Arrow a : c.cycle()) {
+        out.add("  " + a.type().id() + ": " + a.explanation());
+      }
+    }
     return out;
+  }
+
+  /**
+   * An assumed order of two transactions' writes to the keys both write.
+   *
+   * @param first the transaction whose writes come first, by name
+   * @param second the other, by name
+   */
+  public record Order(String first, String second) {}
+
+  /**
+   * One case of a violation shown by cases.
+   *
+   * @param orders the orders the case assumes
+   * @param cycle the cycle they close, in order
+   */
+  public record Case(List<Order> orders, List<Arrow> cycle) {
+    /** Copies the lists. */
+    public Case {
+      orders = List.copyOf(orders);
+      cycle = List.copyOf(cycle);
+    }
+
+    /** @return e.g. {@code if T3's writes come before T8's and T2's before T3's} */
+    public String assumption() {
+      StringBuilder sb = new StringBuilder("if ");
+      for (int i = 0; i < orders.size(); i++) {
+        Order o = orders.get(i);
+        sb.append(i == 0 ? "" : i == orders.size() - 1 ? " and " : ", ").append(o.first()).append("'s")
+            .append(i == 0 ? " writes come" : "").append(" before ").append(o.second()).append("'s");
+      }
+      return sb.toString();
+    }
+
+    /** @return the names of the cycle's transactions, in its order */
+    public List<String> names() {
+      List<String> names = new ArrayList<>();
+      for (Arrow a : cycle) {
+        names.add(a.from());
+      }
+      return names;
+    }
   }
 
   /**

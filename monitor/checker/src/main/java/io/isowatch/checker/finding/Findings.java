@@ -62,8 +62,16 @@ public final class Findings {
       int t = h.opTxn(op);
       evidence.add(new Finding.Evidence(r.txnName(t), txns.apply(t).ops().get(op - h.opStart(t))));
     }
+    List<Finding.Case> cases = new ArrayList<>();
+    for (Witness.Case c : w.cases()) {
+      List<Finding.Order> orders = new ArrayList<>();
+      for (Witness.Order o : c.orders()) {
+        orders.add(new Finding.Order(r.txnName(o.first()), r.txnName(o.second())));
+      }
+      cases.add(new Finding.Case(orders, arrows(h, r, w, c.cycle())));
+    }
     return new Finding(v.anomaly(), v.weakestLevelBroken(), r.summary(v), involved, evidence,
-        arrows(h, r, w, w.edges()), arrows(h, r, w, w.support()));
+        arrows(h, r, w, w.edges()), arrows(h, r, w, w.support()), cases);
   }
 
   private static List<Finding.Arrow> arrows(History h, WitnessRenderer r, Witness w, List<Edge> edges) {

@@ -1,9 +1,12 @@
 package io.isowatch.checker.polygraph;
 
+import io.isowatch.checker.Checker;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
+import io.isowatch.checker.witness.CheckResult;
+import java.util.List;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 /**
@@ -22,7 +25,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
  * instead ({@link io.isowatch.checker.adya.AdyaChecker}): the version order of a list key is read
  * from its reads and needs no search.
  */
-public final class PolygraphChecker {
+public final class PolygraphChecker implements Checker {
   /** Default budget: conflicts of the search. */
   public static final long DEFAULT_MAX_CONFLICTS = 200_000;
   /** Default budget: edges in the constraints (memory). */
@@ -71,9 +74,25 @@ public final class PolygraphChecker {
     this(level, true, DEFAULT_MAX_CONFLICTS, DEFAULT_MAX_CONSTRAINT_EDGES);
   }
 
-  /** @return the level decided */
+  @Override
   public Level level() {
     return level;
+  }
+
+  /**
+   * Decides the level ({@link #solve}) and words the answer as every checker does: consistent;
+   * violated with one violation whose witness is a cycle, or cases ({@link
+   * io.isowatch.checker.witness.Witness#cases()}) covering every order of the pairs involved; or
+   * unknown with the reason.
+   */
+  @Override
+  public CheckResult check(History h) {
+    PolygraphAnswer a = solve(h);
+    return switch (a.verdict()) {
+      case CONSISTENT -> new CheckResult(level, Verdict.CONSISTENT, List.of());
+      case UNKNOWN -> new CheckResult(level, Verdict.UNKNOWN, List.of(), a.reason());
+      default -> new CheckResult(level, Verdict.VIOLATED, List.of(ProofWitness.of(h, a.proof(), level)));
+    };
   }
 
   /**

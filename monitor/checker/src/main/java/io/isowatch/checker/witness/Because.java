@@ -26,7 +26,13 @@ public enum Because {
   /** {@code co}, read atomic: the reader read from the source, which also writes the key. */
   READ_FROM_WRITER(Level.READ_ATOMIC),
   /** {@code co}, causal: the source is in the reader's causal past ({@code (so ∪ wr)+}) and writes the key. */
-  CAUSAL_PAST(Level.CAUSAL);
+  CAUSAL_PAST(Level.CAUSAL),
+  /**
+   * {@code ww} or {@code rw} in a {@link Witness.Case}: the case's assumed order of two writers of the
+   * key; for {@code rw}, the source read the version of {@link Edge#via()}, whose write the case puts
+   * before the target's.
+   */
+  CHOSEN_ORDER(Level.READ_UNCOMMITTED);
 
   private final Level level;
 

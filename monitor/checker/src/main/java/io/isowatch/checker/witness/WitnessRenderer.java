@@ -2,7 +2,9 @@ package io.isowatch.checker.witness;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
@@ -132,6 +134,8 @@ public final class WitnessRenderer {
         return versionOrder(e, from, to);
       case ANTI_DEPENDENCY:
         return antiDependency(e, ops, from, to);
+      case CHOSEN_ORDER:
+        return chosenOrder(e, from, to);
       default:
         return from + " precedes " + to + " in commit order because " + premise(e, from, to);
     }
@@ -166,6 +170,23 @@ public final class WitnessRenderer {
     }
     return to + " wrote " + keyRef(e.key()) + " = " + value(e.value()) + " after " + from
         + " wrote " + keyRef(e.key()) + " = " + previous;
+  }
+
+  /**
+   * An edge of a case ({@link Witness.Case}): for {@code ww}, {@code this case puts T2's write of x = 2
+   * after T1's write of x = 1}; for {@code rw}, {@code T3 read x = 1 from T1, and this case puts T2's
+   * write of x = 2 after T1's}.
+   */
+  private String chosenOrder(Edge e, String from, String to) {
+    String target = "this case puts " + to + "'s write of " + keyRef(e.key()) + " = "
+        + value(h.opValue(lastWriteOf(e.to(), e.key())));
+    if (e.type() == EdgeType.WW) {
+      return target + " after " + from + "'s write of " + keyRef(e.key()) + " = "
+          + value(h.opValue(lastWriteOf(e.from(), e.key())));
+    }
+    String writer = txnName(e.via());
+    return from + " read " + keyRef(e.key()) + " = " + value(e.value()) + " from " + writer + ", and " + target
+        + " after " + writer + "'s";
   }
 
   private String antiDependency(Edge e, List<Integer> ops, String from, String to) {
@@ -242,6 +263,9 @@ public final class WitnessRenderer {
    */
   public String summary(Violation v) {
     Witness w = v.witness();
+    if (!w.cases().isEmpty()) {
+      return casesSummary(w);
+    }
     if (w.edges().isEmpty()) {
       return anomalies.sentence(v.anomaly(), w);
     }
@@ -254,6 +278,24 @@ public final class WitnessRenderer {
     int inferred = w.inferredEdges();
     return "cycle " + chain + " (" + n + (n == 1 ? " edge" : " edges")
         + (inferred > 0 ? ", " + inferred + " inferred commit order" : "") + ")";
+  }
+
+  /**
+   * @return e.g. {@code no order of the writes of T3 and T8, T2 and T3 avoids a cycle (3 cases)}:
+   *     the pairs the cases order, each once
+   */
+  private String casesSummary(Witness w) {
+    Set<String> pairs = new LinkedHashSet<>();
+    for (Witness.Case c : w.cases()) {
+      for (Witness.Order o : c.orders()) {
+        int a = Math.min(o.first(), o.second());
+        int b = Math.max(o.first(), o.second());
+        pairs.add(txnName(a) + " and " + txnName(b));
+      }
+    }
+    int n = w.cases().size();
+    return "no order of the writes of " + String.join(", ", pairs) + " avoids a cycle (" + n
+        + (n == 1 ? " case" : " cases") + ")";
   }
 
   private static boolean isNumber(String s) {
