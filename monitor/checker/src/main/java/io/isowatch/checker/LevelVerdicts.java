@@ -114,6 +114,20 @@ public final class LevelVerdicts {
     return new LevelVerdicts(levels, List.copyOf(lines));
   }
 
+  /**
+   * The one rule of what a violation counts against, for {@code isowatch check} and for the
+   * monitor, which publishes a violation for a history when it breaks the history's expected level
+   * and counts it as stronger-level-only otherwise.
+   *
+   * @param weakestBroken a violation's weakest level broken ({@link Violation#weakestLevelBroken()})
+   * @param level a level
+   * @return whether the violation breaks {@code level}: it breaks its weakest level and every
+   *     stronger one
+   */
+  public static boolean breaks(Level weakestBroken, Level level) {
+    return level.atLeast(weakestBroken);
+  }
+
   /** @return the verdict of {@code level} from its own checks and the violations found by all */
   private static LevelVerdict decide(Level level, List<LevelPlan.Check> checks, List<CheckResult> results,
       boolean sessionOrder) {
@@ -157,7 +171,7 @@ public final class LevelVerdicts {
       }
       for (Violation v : results.get(i).violations()) {
         Level w = v.weakestLevelBroken();
-        boolean breaks = sameLevel ? level.atLeast(w) : level.compareTo(w) > 0;
+        boolean breaks = sameLevel ? breaks(w, level) : level.compareTo(w) > 0;
         if (breaks && (best == null || best.violation().weakestLevelBroken().compareTo(w) > 0)) {
           best = new Cause(c, v);
         }
