@@ -75,6 +75,9 @@ final class AnomalySentences {
     if (h.opKind(read) == OpKind.READ && h.opValue(read) == History.NIL) {
       return t + " read " + seen(read) + " after its own " + own;
     }
+    if (h.opKind(read) == OpKind.READ_LIST && h.listKnown(read) && h.listLength(read) == 0) {
+      return t + " read " + seen(read) + ", the initial state, after its own " + own;
+    }
     return t + " read " + seen(read) + " from " + writer(read) + " after its own " + own;
   }
 
