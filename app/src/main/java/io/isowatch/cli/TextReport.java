@@ -35,7 +35,9 @@ import java.util.Set;
  * history.jsonl (jsonl): 120 transactions, 961 operations, 5 sessions, 12 keys; ms: load 31, ...
  * </pre>
  *
- * First one line per level with its verdict (each level counts all its violations), then each
+ * First one line per check with its verdict, as {@link LevelVerdicts} decides it (a check that
+ * found violations counts them; one that found none on a violated level cites the violation that
+ * decides it: {@code serializable: VIOLATED because causal is: cycle ...}), then each
  * distinct violation once with the levels that found it and its witness in words ({@link
  * WitnessRenderer#lines}), at most a limit per level ({@link #shown}) with a line per level telling
  * how many were left out, then one line of statistics.

@@ -113,9 +113,29 @@ class LadderVerdictsTest {
             + "{\"f\":\"r\",\"key\":\"x\",\"value\":[1,2]}]}\n");
     CliRun run = CliRun.of("check", "--level", "read-committed", file.toString());
     assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
-    assertThat(run.firstLines(2)).containsExactly(
+    assertThat(run.firstLines(5)).containsExactly(
         "read-committed: VIOLATED (1 violation)",
-        "read-committed (Adya PL-2): CONSISTENT");
+        "read-committed (Adya PL-2): CONSISTENT",
+        "",
+        "[read-committed] violation 1 of 1: commit-order-cycle (weakest level broken: read-committed)",
+        "  cycle T2 -> T1 -> T2 (2 edges, 2 inferred commit orders)");
+  }
+
+  /** The sentence says whether the earlier operation was a read or a write; an empty list is the initial state. */
+  @Test
+  void internalAndNonRepeatableReadsNameTheEarlierOperation() throws IOException {
+    Path file = write("own.edn", "{:type :ok, :process 0, :value [[:append 1 1] [:r 1 []]]}\n"
+        + "{:type :ok, :process 1, :value [[:r 2 []] [:append 2 5] [:r 2 [5]] [:r 2 [5 6]]]}\n"
+        + "{:type :ok, :process 2, :value [[:append 2 6]]}\n");
+    CliRun run = CliRun.of("check", "--level", "all", file.toString());
+    assertThat(run.out().lines().filter(l -> l.matches("  T\\d read .*"))).containsExactly(
+        "  T1 read key 1 = [], the initial state, after its own append(1,1)",
+        "  T2 read key 2 = [5, 6] from T3 after its own append(2,5)",
+        "  T1 read key 1 = [], which disagrees with its own earlier write append(1,1)",
+        "  T2 read key 2 twice with different results: key 2 = [5], then key 2 = [5, 6]");
+    Path registers = write("own.plume.txt", "w(1,1,0,1)\nw(1,2,1,2)\nr(1,1,1,2)\n");
+    assertThat(CliRun.of("check", "--level", "all", registers.toString()).out())
+        .contains("  T2 read key 1 = 1, which disagrees with its own earlier write w(1)=2\n");
   }
 
   private Path write(String name, String text) throws IOException {
