@@ -18,12 +18,15 @@ import java.util.List;
  * @param loadMillis wall-clock milliseconds spent reading and parsing the file
  * @param levels one outcome per check run, in the order asked (read committed may have two: the
  *     axiomatic one and Adya's PL-2)
+ * @param supporting one outcome per check of a level weaker than the strongest asked but not asked
+ *     ({@link LevelVerdicts#supporting}), run only so that its violations count against the levels
+ *     asked; not reported
  * @param ladder whether to report the ladder (strongest level satisfied, weakest broken)
  * @param sessionOrder whether Adya's graph had session order ({@link LevelVerdicts#of})
  */
 public record CheckReport(
     Path file, HistoryFormat format, History history, long loadMillis, List<LevelOutcome> levels,
-    boolean ladder, boolean sessionOrder) {
+    List<LevelOutcome> supporting, boolean ladder, boolean sessionOrder) {
   /**
    * One check's outcome.
    *
@@ -43,15 +46,18 @@ public record CheckReport(
     }
   }
 
-  /** Copies the list. */
+  /** Copies the lists. */
   public CheckReport {
     levels = List.copyOf(levels);
+    supporting = List.copyOf(supporting);
   }
 
-  /** @return the one verdict per level, and each check's report line, read off the outcomes */
+  /** @return the one verdict per level asked, and each check's report line, read off the outcomes */
   public LevelVerdicts verdicts() {
     return LevelVerdicts.of(levels.stream().map(LevelOutcome::check).toList(),
-        levels.stream().map(LevelOutcome::result).toList(), sessionOrder);
+        levels.stream().map(LevelOutcome::result).toList(),
+        supporting.stream().map(LevelOutcome::check).toList(),
+        supporting.stream().map(LevelOutcome::result).toList(), sessionOrder);
   }
 
   /**

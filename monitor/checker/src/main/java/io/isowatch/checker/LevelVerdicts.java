@@ -85,12 +85,42 @@ public final class LevelVerdicts {
    * @throws IllegalArgumentException if the lists differ in length
    */
   public static LevelVerdicts of(List<LevelPlan.Check> checks, List<CheckResult> results, boolean sessionOrder) {
-    if (checks.size() != results.size()) {
-      throw new IllegalArgumentException(checks.size() + " checks but " + results.size() + " results");
+    return of(checks, results, List.of(), List.of(), sessionOrder);
+  }
+
+  /**
+   * The verdicts of the levels asked, counting the violations that checks of weaker levels not
+   * asked found: a level is consistent only when no weaker level is violated, so {@code isowatch
+   * check --level serializable} runs the weaker levels' checks too ({@link #supporting}) without
+   * reporting their lines.
+   *
+   * @param checks the checks of the levels asked, in order ({@link LevelPlan#checks})
+   * @param results their results, index by index
+   * @param support checks of levels not asked, run only for their violations
+   * @param supportResults their results, index by index
+   * @param sessionOrder whether Adya's graph had session order
+   * @return the verdict of every level asked, and a line per check of those levels
+   * @throws IllegalArgumentException if a check and its results differ in number, or a supporting
+   *     check is of a level asked
+   */
+  public static LevelVerdicts of(List<LevelPlan.Check> checks, List<CheckResult> results,
+      List<LevelPlan.Check> support, List<CheckResult> supportResults, boolean sessionOrder) {
+    if (checks.size() != results.size() || support.size() != supportResults.size()) {
+      throw new IllegalArgumentException(checks.size() + " checks but " + results.size() + " results, "
+          + support.size() + " supporting checks but " + supportResults.size() + " results");
     }
+    for (LevelPlan.Check c : support) {
+      if (checks.stream().anyMatch(asked -> asked.level() == c.level())) {
+        throw new IllegalArgumentException("supporting check " + c + " is of a level asked");
+      }
+    }
+    List<LevelPlan.Check> allChecks = new ArrayList<>(checks);
+    allChecks.addAll(support);
+    List<CheckResult> allResults = new ArrayList<>(results);
+    allResults.addAll(supportResults);
     Map<Level, LevelVerdict> own = new EnumMap<>(Level.class);
     for (LevelPlan.Check c : checks) {
-      own.computeIfAbsent(c.level(), l -> decide(l, checks, results, sessionOrder));
+      own.computeIfAbsent(c.level(), l -> decide(l, allChecks, allResults, sessionOrder));
     }
     Map<Level, LevelVerdict> levels = new EnumMap<>(Level.class);
     for (LevelVerdict v : own.values()) {
@@ -106,7 +136,7 @@ public final class LevelVerdicts {
       } else if (isFirstOfLevel(checks, i)) {
         lines.add(new Line(c, r, level.verdict(), level.cause(), level.reason()));
       } else {
-        Cause weaker = weakestCause(c.level(), false, checks, results, sessionOrder);
+        Cause weaker = weakestCause(c.level(), false, allChecks, allResults, sessionOrder);
         lines.add(weaker != null ? new Line(c, r, Verdict.VIOLATED, weaker, null)
             : new Line(c, r, r.verdict(), null, r.reason()));
       }
@@ -126,6 +156,24 @@ public final class LevelVerdicts {
    */
   public static boolean breaks(Level weakestBroken, Level level) {
     return level.atLeast(weakestBroken);
+  }
+
+  /**
+   * @param asked the levels asked, in order
+   * @param listAppend whether the history has list-append operations
+   * @return the checks of the levels weaker than the strongest asked that were not asked, in ladder
+   *     order ({@link LevelPlan#checks}): those {@link #of(List, List, List, List, boolean)} needs
+   *     for a level's verdict to account for every weaker level
+   */
+  public static List<LevelPlan.Check> supporting(List<Level> asked, boolean listAppend) {
+    Level strongest = asked.stream().max(Level::compareTo).orElse(Level.READ_UNCOMMITTED);
+    List<Level> weaker = new ArrayList<>();
+    for (Level l : Level.values()) {
+      if (l.compareTo(strongest) < 0 && !asked.contains(l)) {
+        weaker.add(l);
+      }
+    }
+    return LevelPlan.checks(weaker, listAppend);
   }
 
   /** @return the verdict of {@code level} from its own checks and the violations found by all */

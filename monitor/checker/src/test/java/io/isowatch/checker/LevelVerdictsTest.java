@@ -104,6 +104,20 @@ class LevelVerdictsTest {
         .containsExactly(Verdict.VIOLATED, Verdict.CONSISTENT);
   }
 
+  /** Checks of weaker levels not asked count against the levels asked and get no line. */
+  @Test
+  void supportingChecksOfWeakerLevelsCountButAreNotReported() {
+    assertThat(LevelVerdicts.supporting(List.of(Level.SERIALIZABLE), false)).containsExactly(
+        new LevelPlan.Check(LevelPlan.Model.ADYA, Level.READ_UNCOMMITTED), RC, RA, CC, SI);
+    assertThat(LevelVerdicts.supporting(List.of(Level.READ_COMMITTED, Level.CAUSAL), true))
+        .containsExactly(new LevelPlan.Check(LevelPlan.Model.ADYA, Level.READ_UNCOMMITTED), RA);
+    LevelVerdicts v = LevelVerdicts.of(List.of(SER), List.of(unknown(Level.SERIALIZABLE)),
+        List.of(RA), List.of(violated(Level.READ_ATOMIC, FRACTURED)), true);
+    assertThat(v.levels()).containsExactly(new LevelVerdicts.LevelVerdict(Level.SERIALIZABLE, Verdict.VIOLATED,
+        new LevelVerdicts.Cause(RA, FRACTURED), null));
+    assertThat(v.lines()).extracting(LevelVerdicts.Line::check).containsExactly(SER);
+  }
+
   private static CheckResult ok(Level level) {
     return CheckResult.of(level, List.of());
   }
