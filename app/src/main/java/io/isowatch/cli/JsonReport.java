@@ -6,17 +6,16 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.isowatch.checker.LevelVerdicts;
+import io.isowatch.checker.finding.Finding;
+import io.isowatch.checker.finding.Findings;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Verdict;
-import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.Violation;
-import io.isowatch.checker.witness.Witness;
 import io.isowatch.checker.witness.WitnessRenderer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -119,97 +118,81 @@ public final class JsonReport {
   }
 
   private ObjectNode violation(Violation v) {
+    Finding f = Findings.of(h, v, renderer);
     ObjectNode node = MAPPER.createObjectNode();
-    node.put("kind", v.anomaly().id());
-    node.put("weakestLevelBroken", v.weakestLevelBroken().cliName());
-    node.put("explanation", renderer.summary(v));
-    Witness w = v.witness();
+    node.put("kind", f.anomaly().id());
+    node.put("weakestLevelBroken", f.level().cliName());
+    node.put("explanation", f.summary());
     ObjectNode witness = node.putObject("witness");
     ArrayNode txns = witness.putArray("transactions");
-    for (int t : w.involved()) {
+    for (Finding.Txn t : f.txns()) {
       txns.add(transaction(t));
     }
     ArrayNode ops = witness.putArray("operations");
-    for (int op : w.ops()) {
-      ops.add(operation(op).put("txn", renderer.txnName(h.opTxn(op))));
+    for (Finding.Evidence e : f.evidence()) {
+      ops.add(operation(e.op()).put("txn", e.txn()));
     }
     ArrayNode edges = witness.putArray("edges");
-    for (Edge e : w.edges()) {
-      edges.add(edge(e, w));
+    for (Finding.Arrow a : f.edges()) {
+      edges.add(edge(a));
     }
     ArrayNode support = witness.putArray("support");
-    for (Edge e : w.support()) {
-      support.add(edge(e, w));
+    for (Finding.Arrow a : f.support()) {
+      support.add(edge(a));
     }
     return node;
   }
 
-  private ObjectNode transaction(int t) {
+  private static ObjectNode transaction(Finding.Txn t) {
     ObjectNode node = MAPPER.createObjectNode();
-    node.put("label", renderer.txnName(t));
-    if (t == Witness.INIT) {
+    node.put("label", t.name());
+    if (t.isInitial()) {
       node.putNull("session");
       node.putNull("status");
       node.putArray("ops");
       return node;
     }
-    node.put("session", h.sessionName(h.sessionOf(t)));
-    node.put("status", h.status(t).name().toLowerCase(Locale.ROOT));
+    node.put("session", t.session());
+    node.put("status", t.status().name().toLowerCase(Locale.ROOT));
     ArrayNode ops = node.putArray("ops");
-    for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+    for (Finding.Op op : t.ops()) {
       ops.add(operation(op));
     }
     return node;
   }
 
-  private ObjectNode operation(int op) {
+  private static ObjectNode operation(Finding.Op op) {
     ObjectNode node = MAPPER.createObjectNode();
-    byte kind = h.opKind(op);
+    byte kind = op.kind();
     node.put("kind", kind == OpKind.APPEND ? "append" : OpKind.shortName(kind));
-    node.put("key", h.keyName(h.opKey(op)));
+    node.put("key", op.key());
     if (kind == OpKind.READ_LIST) {
-      if (h.listKnown(op)) {
+      if (op.list() != null) {
         ArrayNode list = node.putArray("value");
-        for (int i = 0, n = h.listLength(op); i < n; i++) {
-          list.add(h.listElement(op, i));
-        }
+        op.list().forEach(list::add);
       }
-    } else {
-      putValue(node, h.opValue(op));
+    } else if (op.value() == History.NIL) {
+      node.putNull("value");
+    } else if (op.value() != History.UNKNOWN_VALUE) {
+      node.put("value", op.value());
     }
     return node;
   }
 
-  private static void putValue(ObjectNode node, long v) {
-    if (v == History.NIL) {
-      node.putNull("value");
-    } else if (v != History.UNKNOWN_VALUE) {
-      node.put("value", v);
-    }
-  }
-
-  private ObjectNode edge(Edge e, Witness w) {
+  private static ObjectNode edge(Finding.Arrow a) {
     ObjectNode node = MAPPER.createObjectNode();
-    node.put("from", renderer.txnName(e.from()));
-    node.put("to", renderer.txnName(e.to()));
-    node.put("type", e.type().id());
-    node.put("because", e.because().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-    if (e.key() >= 0) {
-      node.put("key", h.keyName(e.key()));
-    } else {
-      node.putNull("key");
-    }
-    if (e.value() == History.NIL || e.value() == History.UNKNOWN_VALUE) {
+    node.put("from", a.from());
+    node.put("to", a.to());
+    node.put("type", a.type().id());
+    node.put("because", a.because().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    node.put("key", a.key());
+    if (a.value() == null) {
       node.putNull("value");
     } else {
-      node.put("value", e.value());
+      node.put("value", a.value());
     }
-    if (e.via() >= 0) {
-      node.put("via", renderer.txnName(e.via()));
-    } else {
-      node.putNull("via");
-    }
-    node.put("explanation", renderer.edge(e, w.ops()));
+    node.put("via", a.via());
+    node.put("explanation", a.explanation());
     return node;
   }
 }

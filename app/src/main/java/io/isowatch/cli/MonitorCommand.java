@@ -1,7 +1,6 @@
 package io.isowatch.cli;
 
 import io.isowatch.checker.level.Level;
-import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MetricsEndpoint;
 import java.io.IOException;
@@ -73,9 +72,7 @@ final class MonitorCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT",
-      description = "Kafka brokers to connect to, comma separated.")
-  private String bootstrapServers;
+  @Mixin private KafkaClientOptions kafkaOptions = new KafkaClientOptions();
 
   @Option(names = "--level", paramLabel = "LEVEL", converter = StreamOptions.LevelConverter.class,
       description = "The level every history is expected to give (default: ${DEFAULT-VALUE}): "
@@ -126,20 +123,12 @@ final class MonitorCommand implements Callable<Integer> {
           + " max-key-bytes 4096, max-list-length 1000000, max-record-bytes 16777216.")
   private Map<String, Integer> limits = new LinkedHashMap<>();
 
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "Kafka Streams and client settings (Java properties), e.g. security.")
-  private Path config;
-
   @Mixin private RegistryOption registry = new RegistryOption();
 
   @Option(names = "--state-dir", paramLabel = "DIR",
       description = "Where the state stores live (Kafka Streams state.dir; default: its own,"
           + " java.io.tmpdir/kafka-streams).")
   private Path stateDir;
-
-  @Option(names = "--events-topic", paramLabel = "TOPIC", defaultValue = MonitorConfig.EVENTS,
-      description = "Input topic (default: ${DEFAULT-VALUE}).")
-  private String eventsTopic;
 
   @Option(names = "--violations-topic", paramLabel = "TOPIC", defaultValue = MonitorConfig.VIOLATIONS,
       description = "Output topic of violations (default: ${DEFAULT-VALUE}).")
@@ -190,14 +179,7 @@ final class MonitorCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     MonitorConfig cfg = buildConfig();
-    Properties overlay = new Properties();
-    if (config != null) {
-      try {
-        overlay = MonitorApp.readConfigFile(config);
-      } catch (IOException e) {
-        throw new ParameterException(spec.commandLine(), "--config " + config + ": cannot read (" + e + ")");
-      }
-    }
+    Properties overlay = kafkaOptions.configFileOrUsageError();
     if (stateDir != null) {
       overlay.setProperty(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     }
@@ -208,7 +190,7 @@ final class MonitorCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    MonitorRequest request = new MonitorRequest(cfg, bootstrapServers, applicationId, overlay, createTopics,
+    MonitorRequest request = new MonitorRequest(cfg, kafkaOptions.bootstrapServers(), applicationId, overlay, createTopics,
         Optional.ofNullable(partitions), Optional.ofNullable(replication).map(Integer::shortValue), metricsHost, metricsPort, token,
         printViolations);
     return UntilSignal.run(stop -> new MonitorRunner(spec.commandLine().getOut(), spec.commandLine().getErr())
@@ -284,7 +266,7 @@ final class MonitorCommand implements Callable<Integer> {
       }
     }
     try {
-      return d.withTopics(eventsTopic, violationsTopic, dlqTopic)
+      return d.withTopics(kafkaOptions.eventsTopic(), violationsTopic, dlqTopic)
           .withLimits(bounds)
           .withExpectedLevel(level)
           .withLevelByHistory(levels)

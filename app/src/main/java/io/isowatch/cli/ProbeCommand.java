@@ -15,7 +15,6 @@ import io.isowatch.connectors.probe.Scenario;
 import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.serde.RegistryFormat;
-import io.isowatch.stream.app.MonitorApp;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -46,6 +45,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "probe",
     mixinStandardHelpOptions = true,
+    modelTransformer = KafkaClientOptions.BrokersOptional.class,
     exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
@@ -141,18 +141,17 @@ final class ProbeCommand implements Callable<Integer> {
     int transactions;
   }
 
-  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
-      description = "Kafka brokers to publish the transactions to (idempotent producer).")
-  private String bootstrapServers;
+  @Mixin private KafkaClientOptions kafkaOptions = new KafkaClientOptions();
 
-  @Option(names = "--topic", paramLabel = "TOPIC", defaultValue = KafkaTransactionSink.DEFAULT_TOPIC,
-      description = "Topic for --bootstrap-servers. Default: ${DEFAULT-VALUE}.")
-  private String topic;
-
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "Kafka client settings for --bootstrap-servers (Java properties): security.*,"
-          + " sasl.*, ssl.*, e.g. security.protocol=SASL_SSL.")
-  private Path kafkaConfig;
+  /**
+   * {@code --topic}: the probe's earlier name of {@code --events-topic}, kept working.
+   *
+   * @param topic the events topic
+   */
+  @Option(names = "--topic", paramLabel = "TOPIC", description = "The same as --events-topic.")
+  private void topic(String topic) {
+    kafkaOptions.eventsTopic(topic);
+  }
 
   @Mixin private RegistryOption registry = new RegistryOption();
 
@@ -196,15 +195,18 @@ final class ProbeCommand implements Callable<Integer> {
       err.println("isowatch probe: --out " + out + ": " + unwritable.get());
       return ExitCode.BAD_INPUT;
     }
-    if (kafkaConfig != null && bootstrapServers == null) {
-      err.println("isowatch probe: --config " + kafkaConfig + " holds Kafka settings; it needs --bootstrap-servers");
+    String bootstrapServers = kafkaOptions.bootstrapServers();
+    String topic = kafkaOptions.eventsTopic();
+    if (kafkaOptions.config() != null && bootstrapServers == null) {
+      err.println("isowatch probe: --config " + kafkaOptions.config()
+          + " holds Kafka settings; it needs --bootstrap-servers");
       return ExitCode.BAD_INPUT;
     }
     Map<String, Object> settings;
     try {
       settings = kafkaSettings();
     } catch (IOException e) {
-      err.println("isowatch probe: cannot read --config " + kafkaConfig + ": " + e.getMessage());
+      err.println("isowatch probe: cannot read --config " + kafkaOptions.config() + ": " + e.getMessage());
       return ExitCode.BAD_INPUT;
     }
     registry.applyTo(settings);
@@ -340,9 +342,8 @@ final class ProbeCommand implements Callable<Integer> {
    */
   private Map<String, Object> kafkaSettings() throws IOException {
     Map<String, Object> settings = new HashMap<>();
-    if (bootstrapServers != null) {
-      Properties overlay = kafkaConfig == null ? new Properties() : MonitorApp.readConfigFile(kafkaConfig);
-      Properties p = MonitorRunner.clientProperties(overlay, bootstrapServers);
+    if (kafkaOptions.bootstrapServers() != null) {
+      Properties p = MonitorRunner.clientProperties(kafkaOptions.configFile(), kafkaOptions.bootstrapServers());
       p.stringPropertyNames().forEach(name -> settings.put(name, p.getProperty(name)));
     }
     return settings;

@@ -8,8 +8,6 @@ import io.isowatch.checker.level.Level;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.serde.RegistryFormat;
-import io.isowatch.stream.app.MonitorApp;
-import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.replay.HistoryRecords;
 import io.isowatch.stream.replay.Replayer;
 import java.io.IOException;
@@ -27,7 +25,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code isowatch replay}: publishes a history file or a simulated run to the events topic. */
@@ -65,9 +62,7 @@ import picocli.CommandLine.Spec;
 final class ReplayCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT",
-      description = "Kafka brokers to connect to, comma separated.")
-  private String bootstrapServers;
+  @Mixin private KafkaClientOptions kafkaOptions = new KafkaClientOptions();
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   private Source source;
@@ -106,14 +101,6 @@ final class ReplayCommand implements Callable<Integer> {
       description = "Publish one Transaction record per transaction instead of op-level events.")
   private boolean wholeTransactions;
 
-  @Option(names = "--events-topic", paramLabel = "TOPIC", defaultValue = MonitorConfig.EVENTS,
-      description = "Topic to publish to (default: ${DEFAULT-VALUE}).")
-  private String eventsTopic;
-
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "Client settings (Java properties), e.g. security.")
-  private Path config;
-
   @Mixin private RegistryOption registry = new RegistryOption();
 
   @Option(names = {"-q", "--quiet"}, description = "No progress bar on standard error.")
@@ -151,16 +138,10 @@ final class ReplayCommand implements Callable<Integer> {
       history = SimulatedRun.history(source.sim, transactions, seed);
       id = historyId != null ? historyId : "sim-" + source.sim.cliName();
     }
-    Properties clients = new Properties();
-    if (config != null) {
-      try {
-        clients.putAll(MonitorApp.readConfigFile(config));
-      } catch (IOException e) {
-        throw new ParameterException(spec.commandLine(), "--config " + config + ": cannot read (" + e + ")");
-      }
-    }
+    Properties clients = kafkaOptions.configFileOrUsageError();
     registry.applyTo(clients);
-    clients = MonitorRunner.clientProperties(clients, bootstrapServers);
+    clients = MonitorRunner.clientProperties(clients, kafkaOptions.bootstrapServers());
+    String eventsTopic = kafkaOptions.eventsTopic();
     Optional<String> cannotPublish = StartupChecks.cannotPublish(clients, eventsTopic,
         wholeTransactions ? Transaction.class : TxnEvent.class);
     if (cannotPublish.isPresent()) {
@@ -176,7 +157,7 @@ final class ReplayCommand implements Callable<Integer> {
       counts = replayer.publish(records, wholeTransactions, progress::stepTo);
     } catch (Replayer.PublishException e) {
       if (e.brokerStoppedAnswering()) {
-        err.println(stoppedAnswering(bootstrapServers, id, e, wholeTransactions));
+        err.println(stoppedAnswering(kafkaOptions.bootstrapServers(), id, e, wholeTransactions));
         return ExitCode.BAD_INPUT;
       }
       err.println("isowatch replay: " + e.getMessage() + "; check --bootstrap-servers, the topic "

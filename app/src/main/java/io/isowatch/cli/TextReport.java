@@ -1,6 +1,8 @@
 package io.isowatch.cli;
 
 import io.isowatch.checker.LevelVerdicts;
+import io.isowatch.checker.finding.Finding;
+import io.isowatch.checker.finding.Findings;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
@@ -39,7 +41,7 @@ import java.util.Set;
  * found violations counts them; one that found none on a violated level cites the violation that
  * decides it: {@code serializable: VIOLATED because causal is: cycle ...}), then each
  * distinct violation once with the levels that found it and its witness in words ({@link
- * WitnessRenderer#lines}), at most a limit per level ({@link #shown}) with a line per level telling
+ * Finding#lines}), at most a limit per level ({@link #shown}) with a line per level telling
  * how many were left out, then one line of statistics.
  */
 public final class TextReport {
@@ -72,7 +74,7 @@ public final class TextReport {
       Block b = shown.blocks().get(i);
       out.println();
       out.println(violationHeader(b, i, shown.distinct()));
-      for (String line : renderer.lines(b.violation())) {
+      for (String line : Findings.of(report.history(), b.violation(), renderer).lines()) {
         out.println("  " + line);
       }
     }

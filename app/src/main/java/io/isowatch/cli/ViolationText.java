@@ -1,8 +1,9 @@
 package io.isowatch.cli;
 
-import io.isowatch.report.WitnessView;
+import io.isowatch.checker.finding.Finding;
 import io.isowatch.report.WitnessViews;
 import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.mapping.ViolationMapping;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +22,7 @@ import java.util.List;
  *
  * The summary and edge sentences are the record's own (written by the monitor's {@code
  * WitnessRenderer}); list reads show their last element only, as the witness renderer does. The
- * record is read through {@link WitnessViews#of(Violation)}, as the violations page reads it.
+ * record is read through {@link ViolationMapping#finding(Violation)}, as the violations page reads it.
  */
 public final class ViolationText {
   private ViolationText() {}
@@ -33,17 +34,17 @@ public final class ViolationText {
 
   /** @return the headline, then the summary, the transactions and the edges, each indented by two spaces */
   public static List<String> lines(Violation v) {
-    WitnessView view = WitnessViews.of(v);
+    Finding f = ViolationMapping.finding(v);
     List<String> out = new ArrayList<>();
     out.add(headline(v));
-    if (view.summary() != null) {
-      out.add("  " + view.summary());
+    if (f.summary() != null) {
+      out.add("  " + f.summary());
     }
-    for (WitnessView.Txn t : view.txns()) {
+    for (Finding.Txn t : f.txns()) {
       out.add("  " + t.line());
     }
-    for (WitnessView.Arrow e : view.edges()) {
-      out.add("  " + e.type() + ": " + e.explanation());
+    for (Finding.Arrow e : f.edges()) {
+      out.add("  " + e.type().id() + ": " + e.explanation());
     }
     return out;
   }

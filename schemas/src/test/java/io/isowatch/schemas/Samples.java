@@ -46,7 +46,8 @@ public final class Samples {
         List.of(
             new WitnessEdge("db/s1/0", "db/s2/0", EdgeType.WR, "x", 1L, "T2 read x = 1 written by T1."),
             new WitnessEdge("db/s2/0", "db/s1/0", EdgeType.RW, "y", null,
-                "T2 read the initial y, which T1 overwrites.")));
+                "T2 read the initial y, which T1 overwrites.")),
+        List.of());
     return new Violation(
         "db", "9f2c4e1a77d0b3e5", T0.plusSeconds(2), Level.READ_ATOMIC, "non-repeatable-read",
         witness, new Window(T0, T0.plusSeconds(1), 2L),

@@ -1,5 +1,6 @@
 package io.isowatch.report;
 
+import io.isowatch.checker.finding.Finding;
 import java.util.List;
 import java.util.Set;
 
@@ -7,8 +8,8 @@ import java.util.Set;
  * Writes witnesses as one Graphviz graph in the DOT language (Graphviz, "The DOT Language"): one
  * {@code digraph} with a cluster per witness ({@code subgraph cluster_N}, labelled with its title),
  * a box per transaction ({@code N:name}, labelled with its header and the operations {@link
- * WitnessView.Txn#shownOps} keeps, one per left-justified line), an edge per witness edge labelled
- * {@link WitnessView.Arrow#label()} and coloured as in {@link WitnessSvg}. The cycle's boxes and
+ * Finding.Txn#shownOps} keeps, one per left-justified line), an edge per witness edge labelled
+ * {@link Finding.Arrow#label()} and coloured as in {@link WitnessSvg}. The cycle's boxes and
  * edges are red-bordered and thick; support edges dashed and grey. Render with e.g. {@code dot
  * -Tsvg witnesses.dot > witnesses.svg}.
  *
@@ -28,9 +29,9 @@ public final class DotWriter {
       WitnessView v = views.get(i);
       String p = (i + 1) + ":";
       sb.append("  subgraph cluster_").append(i + 1).append(" {\n    label=").append(quote(v.title())).append(";\n");
-      Set<String> cycle = Set.copyOf(v.cycle());
-      Set<String> keys = v.keys();
-      for (WitnessView.Txn t : v.txns()) {
+      Set<String> cycle = Set.copyOf(v.finding().cycle());
+      Set<String> keys = v.finding().keys();
+      for (Finding.Txn t : v.finding().txns()) {
         StringBuilder label = new StringBuilder(escape(t.header())).append("\\l");
         for (String op : t.shownOps(keys)) {
           label.append(escape(op)).append("\\l");
@@ -39,10 +40,10 @@ public final class DotWriter {
             .append(cycle.contains(t.name()) ? ", color=\"" + WitnessSvg.CYCLE + "\", penwidth=2" : "")
             .append("];\n");
       }
-      for (WitnessView.Arrow a : v.edges()) {
-        edge(sb, p, a, "color=\"" + WitnessSvg.COLORS.getOrDefault(a.type(), "#424242") + "\", penwidth=2.5");
+      for (Finding.Arrow a : v.finding().edges()) {
+        edge(sb, p, a, "color=\"" + WitnessSvg.COLORS.getOrDefault(a.type().id(), "#424242") + "\", penwidth=2.5");
       }
-      for (WitnessView.Arrow a : v.support()) {
+      for (Finding.Arrow a : v.finding().support()) {
         edge(sb, p, a, "color=\"#9e9e9e\", style=dashed");
       }
       sb.append("  }\n");
@@ -50,7 +51,7 @@ public final class DotWriter {
     return sb.append("}\n").toString();
   }
 
-  private static void edge(StringBuilder sb, String prefix, WitnessView.Arrow a, String style) {
+  private static void edge(StringBuilder sb, String prefix, Finding.Arrow a, String style) {
     sb.append("    ").append(quote(prefix + a.from())).append(" -> ").append(quote(prefix + a.to()))
         .append(" [label=").append(quote(a.label())).append(", tooltip=").append(quote(a.explanation()))
         .append(", ").append(style).append("];\n");

@@ -1,5 +1,6 @@
 package io.isowatch.report;
 
+import io.isowatch.checker.finding.Finding;
 import java.util.List;
 import java.util.Set;
 import org.apache.commons.text.StringEscapeUtils;
@@ -100,29 +101,29 @@ public final class HtmlPage {
     }
     sb.append("</header>\n<div class=\"picture\">\n").append(WitnessSvg.render(v)).append("\n</div>\n")
         .append("<div class=\"words\">\n");
-    if (v.summary() != null) {
-      sb.append("<p class=\"summary\">").append(escape(v.summary())).append("</p>\n");
+    if (v.finding().summary() != null) {
+      sb.append("<p class=\"summary\">").append(escape(v.finding().summary())).append("</p>\n");
     }
-    edges(v.edges(), "edges");
-    if (!v.support().isEmpty()) {
+    edges(v.finding().edges(), "edges");
+    if (!v.finding().support().isEmpty()) {
       sb.append("<p>Support (edges that put the source of a causal-past edge in its reader's past):</p>\n");
-      edges(v.support(), "edges support");
+      edges(v.finding().support(), "edges support");
     }
     sb.append("<ul class=\"txns\">\n");
-    for (WitnessView.Txn t : v.txns()) {
+    for (Finding.Txn t : v.finding().txns()) {
       sb.append("<li><code>").append(escape(t.line())).append("</code></li>\n");
     }
     sb.append("</ul>\n</div>\n</section>\n");
     return this;
   }
 
-  private void edges(List<WitnessView.Arrow> arrows, String cls) {
+  private void edges(List<Finding.Arrow> arrows, String cls) {
     if (arrows.isEmpty()) {
       return;
     }
     sb.append("<ol class=\"").append(cls).append("\">\n");
-    for (WitnessView.Arrow a : arrows) {
-      sb.append("<li><span class=\"label\" style=\"color:").append(WitnessSvg.COLORS.getOrDefault(a.type(), "#424242"))
+    for (Finding.Arrow a : arrows) {
+      sb.append("<li><span class=\"label\" style=\"color:").append(WitnessSvg.COLORS.getOrDefault(a.type().id(), "#424242"))
           .append("\">").append(escape(a.label())).append("</span> ").append(escape(a.explanation())).append("</li>\n");
     }
     sb.append("</ol>\n");

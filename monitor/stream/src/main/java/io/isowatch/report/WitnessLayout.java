@@ -1,5 +1,6 @@
 package io.isowatch.report;
 
+import io.isowatch.checker.finding.Finding;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -79,7 +80,7 @@ public final class WitnessLayout {
    * @param labelX the label's centre
    * @param labelY the label's centre
    */
-  public record Curve(WitnessView.Arrow arrow, boolean onCycle, double[] points, double labelX, double labelY) {
+  public record Curve(Finding.Arrow arrow, boolean onCycle, double[] points, double labelX, double labelY) {
     /** @return the SVG path data, e.g. {@code M10.0,20.0 Q30.0,5.0 50.0,20.0} */
     public String path() {
       String op = points.length == 6 ? " Q" : " C";
@@ -139,18 +140,18 @@ public final class WitnessLayout {
 
   /** @return the layout of {@code v}, as described on the class */
   public static WitnessLayout of(WitnessView v) {
-    Set<String> keys = v.keys();
+    Set<String> keys = v.finding().keys();
     Map<String, List<String>> lines = new LinkedHashMap<>();
-    for (WitnessView.Txn t : v.txns()) {
+    for (Finding.Txn t : v.finding().txns()) {
       lines.putIfAbsent(t.name(), boxLines(t.header(), t.shownOps(keys)));
     }
-    for (List<WitnessView.Arrow> as : List.of(v.edges(), v.support())) {
-      for (WitnessView.Arrow a : as) {
+    for (List<Finding.Arrow> as : List.of(v.finding().edges(), v.finding().support())) {
+      for (Finding.Arrow a : as) {
         lines.putIfAbsent(a.from(), List.of(a.from()));
         lines.putIfAbsent(a.to(), List.of(a.to()));
       }
     }
-    List<String> cycle = v.cycle();
+    List<String> cycle = v.finding().cycle();
     Map<String, Box> placed = new LinkedHashMap<>();
     int k = cycle.size();
     double[] w = new double[k];
@@ -162,7 +163,7 @@ public final class WitnessLayout {
       angle[i] = k == 2 ? Math.PI * (1 + i) : -Math.PI / 2 + 2 * Math.PI * i / k;
     }
     double space = SPACE;
-    for (WitnessView.Arrow a : v.edges()) {
+    for (Finding.Arrow a : v.finding().edges()) {
       space = Math.max(space, a.label().length() * CHAR_WIDTH + 40);
     }
     double radius = 0;
@@ -185,10 +186,10 @@ public final class WitnessLayout {
     }
     List<Curve> curves = new ArrayList<>();
     Map<String, Integer> parallel = new HashMap<>();
-    for (WitnessView.Arrow a : v.edges()) {
+    for (Finding.Arrow a : v.finding().edges()) {
       curves.add(curve(a, true, placed, parallel));
     }
-    for (WitnessView.Arrow a : v.support()) {
+    for (Finding.Arrow a : v.finding().support()) {
       curves.add(curve(a, false, placed, parallel));
     }
     return fitted(List.copyOf(placed.values()), curves);
@@ -211,7 +212,7 @@ public final class WitnessLayout {
     return true;
   }
 
-  private static Curve curve(WitnessView.Arrow a, boolean onCycle, Map<String, Box> boxes, Map<String, Integer> parallel) {
+  private static Curve curve(Finding.Arrow a, boolean onCycle, Map<String, Box> boxes, Map<String, Integer> parallel) {
     Box s = boxes.get(a.from());
     Box t = boxes.get(a.to());
     int n = parallel.merge(a.from() + "\u0000" + a.to(), 1, Integer::sum);

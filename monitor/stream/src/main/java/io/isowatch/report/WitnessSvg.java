@@ -2,13 +2,15 @@ package io.isowatch.report;
 
 import static io.isowatch.report.WitnessLayout.fmt;
 
+import io.isowatch.checker.finding.Finding;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Draws a {@link WitnessView} as an inline SVG element (SVG 1.1; W3C, "Scalable Vector Graphics
  * 1.1", paths §8, markers §11.6, text §10), laid out by {@link WitnessLayout}: transactions as
  * boxes listing their operations, edges as arrows labelled {@code type key=value} ({@link
- * WitnessView.Arrow#label()}), coloured by type. The cycle is highlighted: its boxes have a red
+ * Finding.Arrow#label()}), coloured by type. The cycle is highlighted: its boxes have a red
  * border and its edges a thick pale red halo under a solid arrow; support edges are thin, dashed
  * and grey, and drawn under the boxes (cycle edges over them). Labels come last, on top. Every text is escaped ({@link HtmlPage#escape}); ids are prefixed with a token made of
  * the view's id, so that several drawings can share a page.
@@ -34,9 +36,9 @@ public final class WitnessSvg {
         .append("\" height=\"").append(fmt(layout.height())).append("\" viewBox=\"0 0 ")
         .append(fmt(layout.width())).append(' ').append(fmt(layout.height()))
         .append("\" font-family=\"monospace\" font-size=\"").append(fmt(WitnessLayout.FONT_SIZE)).append("\">\n");
-    sb.append("<title>").append(HtmlPage.escape(v.summary() != null ? v.summary() : v.title())).append("</title>\n");
+    sb.append("<title>").append(HtmlPage.escape(v.finding().summary() != null ? v.finding().summary() : v.title())).append("</title>\n");
     sb.append("<defs>\n");
-    for (Map.Entry<String, String> c : new java.util.TreeMap<>(COLORS).entrySet()) {
+    for (Map.Entry<String, String> c : new TreeMap<>(COLORS).entrySet()) {
       marker(sb, prefix + c.getKey(), c.getValue());
     }
     marker(sb, prefix + "support", SUPPORT);
@@ -62,13 +64,13 @@ public final class WitnessSvg {
       }
     }
     for (WitnessLayout.Curve c : layout.curves()) {
-      label(sb, c, !c.onCycle() ? SUPPORT : COLORS.getOrDefault(c.arrow().type(), OTHER));
+      label(sb, c, !c.onCycle() ? SUPPORT : COLORS.getOrDefault(c.arrow().type().id(), OTHER));
     }
     return sb.append("</svg>").toString();
   }
 
   private static void edge(StringBuilder sb, WitnessLayout.Curve c, String prefix) {
-    String type = c.arrow().type();
+    String type = c.arrow().type().id();
     String color = !c.onCycle() ? SUPPORT : COLORS.getOrDefault(type, OTHER);
     String marker = !c.onCycle() ? "support" : COLORS.containsKey(type) ? type : "other";
     sb.append("<path class=\"edge edge-").append(HtmlPage.escape(type)).append(c.onCycle() ? " cycle" : " support")

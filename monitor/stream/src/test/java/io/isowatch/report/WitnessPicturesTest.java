@@ -1,11 +1,18 @@
 package io.isowatch.report;
 
+import static io.isowatch.checker.witness.EdgeType.RW;
+import static io.isowatch.checker.witness.EdgeType.SO;
+import static io.isowatch.checker.witness.EdgeType.WR;
+import static io.isowatch.checker.witness.EdgeType.WW;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.isowatch.checker.Checkers;
+import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
+import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.schemas.EdgeType;
 import io.isowatch.schemas.OpKind;
@@ -68,16 +75,17 @@ class WitnessPicturesTest {
 
   @Test
   void aCheckerViolationBecomesItsTransactionsEdgesAndSentences() {
-    WitnessView expected = new WitnessView("v1", "G2-item title", List.of(), "cycle T1 -> T2 -> T1 (2 edges)",
+    WitnessView expected = new WitnessView("v1", "G2-item title", List.of(), new Finding(Anomaly.G2_ITEM,
+        Level.SERIALIZABLE, "cycle T1 -> T2 -> T1 (2 edges)",
         List.of(
-            new WitnessView.Txn("T1", "s1", "committed", List.of(new WitnessView.Op("x", "r(x)=[]"),
-                new WitnessView.Op(KEY, "r(" + KEY + ")=[]"), new WitnessView.Op("x", "append(x,1)"))),
-            new WitnessView.Txn("T2", SESSION, "committed", List.of(new WitnessView.Op("x", "r(x)=[]"),
-                new WitnessView.Op(KEY, "r(" + KEY + ")=[]"), new WitnessView.Op(KEY, "append(" + KEY + ",2)")))),
+            new Finding.Txn("T1", "s1", TxnStatus.COMMITTED, List.of(listRead("x"), listRead(KEY), append("x", 1))),
+            new Finding.Txn("T2", SESSION, TxnStatus.COMMITTED, List.of(listRead("x"), listRead(KEY), append(KEY, 2)))),
+        List.of(new Finding.Evidence("T1", listRead(KEY)), new Finding.Evidence("T2", append(KEY, 2)),
+            new Finding.Evidence("T2", listRead("x")), new Finding.Evidence("T1", append("x", 1))),
         List.of(
-            new WitnessView.Arrow("T1", "T2", "rw", KEY, "2", "T1 read " + KEY + " = [] and so did not see T2's append of 2"),
-            new WitnessView.Arrow("T2", "T1", "rw", "x", "1", "T2 read x = [] and so did not see T1's append of 1")),
-        List.of());
+            new Finding.Arrow("T1", "T2", RW, Because.ANTI_DEPENDENCY, KEY, 2L, null, "T1 read " + KEY + " = [] and so did not see T2's append of 2"),
+            new Finding.Arrow("T2", "T1", RW, Because.ANTI_DEPENDENCY, "x", 1L, null, "T2 read x = [] and so did not see T1's append of 1")),
+        List.of()));
     assertThat(writeSkewView()).isEqualTo(expected);
   }
 
@@ -91,22 +99,26 @@ class WitnessPicturesTest {
             new WitnessTransaction("T8", "s1", io.isowatch.schemas.TxnStatus.ABORTED,
                 List.of(new Operation(OpKind.WRITE, "x", 1L))),
             new WitnessTransaction("T_init", "", io.isowatch.schemas.TxnStatus.COMMITTED, List.of())),
-            List.of(new WitnessEdge("T8", "T9", EdgeType.WR, "x", 1L, "T9 read x = 1 from T8"))),
+            List.of(new WitnessEdge("T8", "T9", EdgeType.WR, "x", 1L, "T9 read x = 1 from T8")), List.of()),
         new Window(Instant.parse("2026-12-01T02:59:00Z"), Instant.parse("2026-12-01T03:00:00Z"), 42L),
         "T9 read x = 1 from T8, which aborted");
     assertThat(WitnessViews.of(record)).isEqualTo(new WitnessView("abc123",
         "G1a in history db (weakest level broken: read-committed)",
         List.of("found at event time 2026-12-01T03:00:00Z",
             "window: 42 transactions, event times 2026-12-01T02:59:00Z to 2026-12-01T03:00:00Z"),
-        "T9 read x = 1 from T8, which aborted",
-        List.of(
-            new WitnessView.Txn("T9", "s2", "committed",
-                List.of(new WitnessView.Op("x", "r(x)=1"), new WitnessView.Op("k", "r(k)=[.., 4]"))),
-            new WitnessView.Txn("T8", "s1", "aborted", List.of(new WitnessView.Op("x", "w(x)=1"))),
-            new WitnessView.Txn("T_init", null, null, List.of())),
-        List.of(new WitnessView.Arrow("T8", "T9", "wr", "x", "1", "T9 read x = 1 from T8")), List.of()));
+        new Finding(Anomaly.ABORTED_READ, Level.READ_COMMITTED, "T9 read x = 1 from T8, which aborted",
+            List.of(
+                new Finding.Txn("T9", "s2", TxnStatus.COMMITTED, List.of(
+                    Finding.Op.of(io.isowatch.checker.history.OpKind.READ, "x", 1, null),
+                    Finding.Op.of(io.isowatch.checker.history.OpKind.READ_LIST, "k", 0, List.of(3L, 4L)))),
+                new Finding.Txn("T8", "s1", TxnStatus.ABORTED, List.of(
+                    Finding.Op.of(io.isowatch.checker.history.OpKind.WRITE, "x", 1, null))),
+                new Finding.Txn("T_init", null, null, List.of())),
+            List.of(), List.of(new Finding.Arrow("T8", "T9", WR, null, "x", 1L, null, "T9 read x = 1 from T8")), List.of())));
+    assertThat(WitnessViews.of(record).finding().txns().get(0).ops()).extracting(Finding.Op::text)
+        .containsExactly("r(x)=1", "r(k)=[.., 4]");
     record.setSummary(null);
-    assertThat(WitnessViews.of(record).summary()).isEqualTo("cycle T8 -> T8 (1 edge)");
+    assertThat(WitnessViews.of(record).finding().summary()).isEqualTo("cycle T8 -> T8 (1 edge)");
   }
 
   @Test
@@ -192,16 +204,18 @@ class WitnessPicturesTest {
 
   /** A cycle T0 -> T1 -> ... -> T0 of k ww edges, one extra reader R with a support edge to T0. */
   private static WitnessView ring(int k) {
-    List<WitnessView.Txn> txns = new ArrayList<>();
-    List<WitnessView.Arrow> edges = new ArrayList<>();
+    List<Finding.Txn> txns = new ArrayList<>();
+    List<Finding.Arrow> edges = new ArrayList<>();
     for (int i = 0; i < k; i++) {
-      txns.add(new WitnessView.Txn("T" + i, "s" + i, "committed",
-          List.of(new WitnessView.Op("key" + i, "w(key" + i + ")=" + (100 + i)), new WitnessView.Op("z", "r(z)=" + i))));
-      edges.add(new WitnessView.Arrow("T" + i, "T" + ((i + 1) % k), "ww", "key" + i, "" + i, "sentence " + i));
+      txns.add(new Finding.Txn("T" + i, "s" + i, TxnStatus.COMMITTED, List.of(
+          Finding.Op.of(io.isowatch.checker.history.OpKind.WRITE, "key" + i, 100 + i, null),
+          Finding.Op.of(io.isowatch.checker.history.OpKind.READ, "z", i, null))));
+      edges.add(new Finding.Arrow("T" + i, "T" + ((i + 1) % k), WW, null, "key" + i, (long) i, null, "sentence " + i));
     }
-    txns.add(new WitnessView.Txn("R", "sr", "committed", List.of(new WitnessView.Op("z", "r(z)=0"))));
-    return new WitnessView("ring", "ring", List.of(), null, txns, edges,
-        List.of(new WitnessView.Arrow("R", "T0", "so", null, null, "R precedes T0 in session sr")));
+    txns.add(new Finding.Txn("R", "sr", TxnStatus.COMMITTED,
+        List.of(Finding.Op.of(io.isowatch.checker.history.OpKind.READ, "z", 0, null))));
+    return new WitnessView("ring", "ring", List.of(), new Finding(Anomaly.G0, Level.READ_UNCOMMITTED, null, txns, List.of(), edges,
+        List.of(new Finding.Arrow("R", "T0", SO, null, null, null, null, "R precedes T0 in session sr"))));
   }
 
   private static WitnessLayout.Box box(List<WitnessLayout.Box> boxes, String name) {
@@ -214,5 +228,13 @@ class WitnessPicturesTest {
     boolean edge = Math.abs(x - b.x()) < eps || Math.abs(x - b.x() - b.w()) < eps
         || Math.abs(y - b.y()) < eps || Math.abs(y - b.y() - b.h()) < eps;
     return inside && edge;
+  }
+
+  private static Finding.Op listRead(String key) {
+    return Finding.Op.of(io.isowatch.checker.history.OpKind.READ_LIST, key, 0, List.of());
+  }
+
+  private static Finding.Op append(String key, long element) {
+    return Finding.Op.of(io.isowatch.checker.history.OpKind.APPEND, key, element, null);
   }
 }

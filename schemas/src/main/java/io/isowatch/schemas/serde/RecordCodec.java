@@ -59,6 +59,7 @@ public final class RecordCodec {
     register(DeadLetter.getClassSchema(), DeadLetter.getDecoder());
     register(SourceWatermark.getClassSchema(), SourceWatermark.getDecoder());
     registerEarlier(Violation.getDecoder(), "Violation-1.avsc");
+    registerEarlier(Violation.getDecoder(), "Violation-2.avsc");
   }
 
   private RecordCodec() {}

@@ -3,12 +3,15 @@ package io.isowatch.schemas.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.isowatch.schemas.EdgeType;
 import io.isowatch.schemas.Samples;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.WitnessEdge;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -32,18 +35,37 @@ class RecordCodecTest {
   @Test
   void readsAViolationWrittenWithTheEarlierSchemaWithoutTheSummary() throws IOException {
     Violation today = Samples.violation();
-    Schema earlier = RecordCodec.earlierSchema("Violation-1.avsc");
-    // today's record as the earlier writer had it: Avro resolution drops the field added since
-    BinaryMessageDecoder<GenericRecord> asEarlier = new BinaryMessageDecoder<>(GenericData.get(), earlier);
-    asEarlier.addSchema(Violation.getClassSchema());
-    GenericRecord old = asEarlier.decode(RecordCodec.encode(today));
-    byte[] written = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), earlier).encode(old).array();
+    byte[] written = writtenWith("Violation-1.avsc", today);
 
     RecordCodec.Decoded read = RecordCodec.decode(written);
 
     assertThat(read.error()).isNull();
     Violation expected = Violation.newBuilder(today).setSummary(null).build();
     assertThat(read.record()).isEqualTo(expected);
+  }
+
+  @Test
+  void readsAViolationWrittenWithTheEarlierSchemaWithoutTheSupport() throws IOException {
+    Violation today = Samples.violation();
+    today.getWitness().setSupport(List.of(
+        new WitnessEdge("db/s1/0", "db/s2/0", EdgeType.SO, null, null, "T1 precedes T2 in session s1")));
+    byte[] written = writtenWith("Violation-2.avsc", today);
+
+    RecordCodec.Decoded read = RecordCodec.decode(written);
+
+    assertThat(read.error()).isNull();
+    Violation expected = Violation.newBuilder(today).build();
+    expected.getWitness().setSupport(List.of());
+    assertThat(read.record()).isEqualTo(expected);
+  }
+
+  /** @return today's record as the earlier writer had it: Avro resolution drops the fields added since */
+  private static byte[] writtenWith(String resource, Violation today) throws IOException {
+    Schema earlier = RecordCodec.earlierSchema(resource);
+    BinaryMessageDecoder<GenericRecord> asEarlier = new BinaryMessageDecoder<>(GenericData.get(), earlier);
+    asEarlier.addSchema(Violation.getClassSchema());
+    GenericRecord old = asEarlier.decode(RecordCodec.encode(today));
+    return new BinaryMessageEncoder<GenericRecord>(GenericData.get(), earlier).encode(old).array();
   }
 
   @Test

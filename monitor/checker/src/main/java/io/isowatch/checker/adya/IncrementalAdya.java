@@ -2,13 +2,11 @@ package io.isowatch.checker.adya;
 
 import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.history.History;
-import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Violation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -28,7 +26,7 @@ public final class IncrementalAdya {
   private final History history;
   private final Level level;
   private final boolean sessionOrder;
-  private final Set<Object> reported = new HashSet<>();
+  private final Set<Violation.Identity> reported = new HashSet<>();
   private int accepted;
 
   /**
@@ -101,20 +99,10 @@ public final class IncrementalAdya {
   private List<Violation> fresh(List<Violation> found) {
     List<Violation> out = new ArrayList<>();
     for (Violation v : found) {
-      if (reported.add(identity(v))) {
+      if (reported.add(v.identity())) {
         out.add(v);
       }
     }
     return out;
-  }
-
-  private static Object identity(Violation v) {
-    Anomaly a = v.anomaly();
-    if (!v.witness().edges().isEmpty()) {
-      List<Integer> txns = new ArrayList<>(v.witness().txns());
-      txns.sort(null);
-      return List.of(a, txns);
-    }
-    return List.of(a, Objects.requireNonNull(v.witness().ops().get(0)));
   }
 }

@@ -35,7 +35,7 @@ public final class IncrementalChecker {
   private final EdgeTable table = new EdgeTable();
   private final Scheduler scheduler;
   private final List<Violation> pending = new ArrayList<>();
-  private final Set<List<Integer>> reported = new HashSet<>();
+  private final Set<Violation.Identity> reported = new HashSet<>();
 
   /**
    * @param history the history transactions are appended to; the checker reads it, never writes it
@@ -90,9 +90,7 @@ public final class IncrementalChecker {
       return;
     }
     Violation v = CommitOrderCycles.violation(history, order::from, order::to, table, cycle);
-    List<Integer> nodes = new ArrayList<>(v.witness().txns());
-    nodes.sort(null);
-    if (reported.add(nodes)) {
+    if (reported.add(v.identity())) {
       pending.add(v);
     }
   }

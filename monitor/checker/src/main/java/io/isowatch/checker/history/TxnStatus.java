@@ -27,4 +27,13 @@ public enum TxnStatus {
   public static TxnStatus ofOrdinal(int ordinal) {
     return VALUES[ordinal];
   }
+
+  /** @return how a witness names it: {@code committed}, {@code aborted}, {@code outcome unknown} */
+  public String text() {
+    return switch (this) {
+      case COMMITTED -> "committed";
+      case ABORTED -> "aborted";
+      case UNKNOWN -> "outcome unknown";
+    };
+  }
 }

@@ -2,12 +2,13 @@ package io.isowatch.checker.window;
 
 import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.adya.IncrementalAdya;
+import io.isowatch.checker.finding.Finding;
+import io.isowatch.checker.finding.Findings;
 import io.isowatch.checker.awdit.IncrementalChecker;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
-import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
 import io.isowatch.checker.witness.WitnessRenderer;
@@ -15,7 +16,6 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,7 +23,7 @@ import java.util.List;
  * from position {@link #start} on, with the incremental checkers over it. A read whose writer was
  * fed before {@link #start} (or is not known at all) enters this history as {@link
  * History#UNKNOWN_VALUE}; a list read keeps only the elements appended from {@link #start} on, and
- * becomes an unknown read when its last element was appended before (see {@link WindowChecker}).
+ * becomes an unknown read when its last element was appended before (see {@link Generations}).
  */
 final class Generation {
   /** A violation as a checker of this generation reported it. */
@@ -215,49 +215,26 @@ final class Generation {
    * @return the violation's stable id
    */
   String identity(Violation v, Level level) {
-    Witness w = v.witness();
-    List<String> ids = new ArrayList<>(w.txns().size());
-    for (int t : w.txns()) {
-      ids.add(name(t));
-    }
-    String op = null;
-    if (w.edges().isEmpty() && !w.ops().isEmpty()) {
-      int o = w.ops().get(0);
-      int t = h.opTxn(o);
-      op = name(t) + "#" + (o - h.opStart(t));
-    }
-    return ViolationIds.of(v.anomaly(), ids, op, level);
+    return ViolationIds.of(v.identity(), h, this::name, level);
   }
 
   /**
    * @param closingTime event time of what completed the violation, µs
-   * @return the violation in the history-free form
+   * @return the violation in the history-free form ({@link Findings#of}), its transactions as they
+   *     arrived
    */
   WindowViolation convert(String id, LevelPlan.Check check, Violation v, long closingTime) {
     if (renderer == null) {
       renderer = new WitnessRenderer(h, this::name);
     }
-    Witness w = v.witness();
-    List<WindowTxn> involved = new ArrayList<>();
     long lastSeq = -1;
-    for (int t : w.involved()) {
-      if (t == Witness.INIT) {
-        involved.add(WindowTxn.INITIAL);
-      } else {
-        involved.add(txns.get(t));
+    for (int t : v.witness().involved()) {
+      if (t != Witness.INIT) {
         lastSeq = Math.max(lastSeq, h.label(t));
       }
     }
-    List<WindowViolation.Edge> edges = new ArrayList<>(w.edges().size());
-    for (Edge e : w.edges()) {
-      Long value = e.value() == History.NIL || e.value() == History.UNKNOWN_VALUE ? null : e.value();
-      edges.add(new WindowViolation.Edge(renderer.txnName(e.from()), renderer.txnName(e.to()), e.type(),
-          e.key() >= 0 ? h.keyName(e.key()) : null, value, renderer.edge(e, w.ops())));
-    }
-    Anomaly a = v.anomaly();
-    Level level = v.weakestLevelBroken();
-    return new WindowViolation(id, check, a, level, renderer.summary(v), involved, edges, minTime, maxTime,
-        txns.size(), closingTime, lastSeq);
+    Finding finding = Findings.of(h, v, renderer, t -> txns.get(t).finding());
+    return new WindowViolation(id, check, finding, minTime, maxTime, txns.size(), closingTime, lastSeq);
   }
 
   private String name(int t) {

@@ -1,13 +1,16 @@
 package io.isowatch.checker.window;
 
+import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.witness.Violation;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Stable violation ids: the same anomaly over the same transactions gets the same id in any
@@ -18,6 +21,31 @@ public final class ViolationIds {
   public static final int LENGTH = 32;
 
   private ViolationIds() {}
+
+  /**
+   * The id of a violation a generation's checker found: its {@link Violation#identity()} with
+   * transactions named by their txnIds.
+   *
+   * @param identity the violation's identity
+   * @param h the history it was found in
+   * @param names a transaction id of {@code h} (or {@link io.isowatch.checker.witness.Witness#INIT})
+   *     to its txnId ({@code T_init} for the initial state)
+   * @param level as {@link #of(Anomaly, List, String, Level)}
+   * @return as {@link #of(Anomaly, List, String, Level)}, the evidence operation written {@code
+   *     txnId#index} (its index in its transaction)
+   */
+  public static String of(Violation.Identity identity, History h, IntFunction<String> names, Level level) {
+    List<String> ids = new ArrayList<>(identity.txns().size());
+    for (int t : identity.txns()) {
+      ids.add(names.apply(t));
+    }
+    String op = null;
+    if (identity.op() != Violation.Identity.NO_OP) {
+      int t = h.opTxn(identity.op());
+      op = names.apply(t) + "#" + (identity.op() - h.opStart(t));
+    }
+    return of(identity.anomaly(), ids, op, level);
+  }
 
   /**
    * @param anomaly the anomaly

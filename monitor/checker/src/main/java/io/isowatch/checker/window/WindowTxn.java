@@ -1,9 +1,13 @@
 package io.isowatch.checker.window;
 
+import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -138,6 +142,28 @@ public final class WindowTxn {
     return false;
   }
 
+  /**
+   * @return the transaction as a {@link Finding} shows it: named by its id, its operations in the
+   *     monitor's notation ({@link Finding.Op#of}); {@link Finding.Txn#initial()} for {@link #INITIAL}
+   */
+  public Finding.Txn finding() {
+    if (this == INITIAL) {
+      return Finding.Txn.initial();
+    }
+    List<Finding.Op> ops = new ArrayList<>(kinds.length);
+    for (int i = 0; i < kinds.length; i++) {
+      List<Long> list = null;
+      if (kinds[i] == OpKind.READ_LIST) {
+        list = new ArrayList<>(lists[i].length);
+        for (long e : lists[i]) {
+          list.add(e);
+        }
+      }
+      ops.add(Finding.Op.of(kinds[i], keys[i], values[i], list));
+    }
+    return new Finding.Txn(id, session, status, ops);
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof WindowTxn)) {
@@ -157,7 +183,7 @@ public final class WindowTxn {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder(id).append(" (").append(session).append(", ")
-        .append(status.name().toLowerCase(java.util.Locale.ROOT)).append("):");
+        .append(status.name().toLowerCase(Locale.ROOT)).append("):");
     for (int i = 0; i < kinds.length; i++) {
       sb.append(i == 0 ? " " : ", ").append(OpKind.shortName(kinds[i])).append('(').append(keys[i]).append(")");
       if (kinds[i] == OpKind.READ_LIST) {

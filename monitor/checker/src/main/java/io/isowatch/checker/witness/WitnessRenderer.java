@@ -2,10 +2,6 @@ package io.isowatch.checker.witness;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
-import io.isowatch.checker.history.TxnStatus;
-import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
-import it.unimi.dsi.fastutil.ints.IntSet;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -16,18 +12,16 @@ import java.util.function.IntFunction;
  * name is a number, so that keys and values are not confused), the initial value is {@code init}
  * and a value nobody saw is {@code ?}.
  *
- * <p>Shapes: {@link #transaction} gives one line per transaction, {@link #edge} one sentence per
- * witness edge (chosen by its {@link Because}), {@link #summary} one sentence per violation, and
- * {@link #lines} all of them for one violation. The sentences for anomalies without a cycle are in
+ * <p>Shapes: {@link #operation} gives one operation, {@link #edge} one sentence per witness edge
+ * (chosen by its {@link Because}), {@link #summary} one sentence per violation; {@code
+ * checker.finding.Findings} puts them together into a finding, whose {@code lines()} are the
+ * violation in words. The sentences for anomalies without a cycle are in
  * {@link AnomalySentences}. Rendering never throws on a well-formed history and witness; an
  * operation list of an unexpected shape falls back to listing the operations.
  */
 public final class WitnessRenderer {
   /** How the initial transaction ({@link Witness#INIT}) is named. */
   public static final String INIT_NAME = "T_init";
-
-  /** In {@link #lines}, transactions with more operations than this show only the witness's keys. */
-  public static final int SHORT_TXN = 8;
 
   private final History h;
   private final AnomalySentences anomalies;
@@ -108,58 +102,6 @@ public final class WitnessRenderer {
       sb.append(i == 0 ? "" : ", ").append(h.listElement(op, i));
     }
     return sb.append(']').toString();
-  }
-
-  /**
-   * @return the transaction on one line: {@code T7 (session s1): r(x)=1 w(y)=2}, with {@code ,
-   *     aborted} or {@code , outcome unknown} after the session when it did not commit; {@code
-   *     T_init: the initial state} for {@link Witness#INIT}
-   */
-  public String transaction(int t) {
-    return transaction(t, null);
-  }
-
-  /**
-   * @param keys the keys a witness is about, or {@code null} for all: a transaction of more than
-   *     {@link #SHORT_TXN} operations then shows only its operations on these keys, each gap as
-   *     {@code ...}, and ends with {@code (k of n operations shown)}, or shows {@code (n operations,
-   *     none on the witness's keys)}
-   * @return the transaction on one line, as {@link #transaction(int)}
-   */
-  public String transaction(int t, IntSet keys) {
-    if (t == Witness.INIT) {
-      return INIT_NAME + ": the initial state";
-    }
-    StringBuilder sb = new StringBuilder(txnName(t)).append(" (session ")
-        .append(h.sessionName(h.sessionOf(t)));
-    TxnStatus status = h.status(t);
-    if (status == TxnStatus.ABORTED) {
-      sb.append(", aborted");
-    } else if (status == TxnStatus.UNKNOWN) {
-      sb.append(", outcome unknown");
-    }
-    sb.append("):");
-    int start = h.opStart(t);
-    int end = h.opEnd(t);
-    boolean all = keys == null || end - start <= SHORT_TXN;
-    int shown = 0;
-    boolean gap = false;
-    for (int op = start; op < end; op++) {
-      if (all || keys.contains(h.opKey(op))) {
-        sb.append(gap ? " ... " : " ").append(operation(op));
-        shown++;
-        gap = false;
-      } else {
-        gap = true;
-      }
-    }
-    if (!all && shown == 0) {
-      sb.append(" (").append(end - start).append(" operations, none on the witness's keys)");
-    } else if (!all) {
-      sb.append(gap ? " ..." : "").append(" (").append(shown).append(" of ").append(end - start)
-          .append(" operations shown)");
-    }
-    return sb.toString();
   }
 
   /** @return {@link #edge(Edge, List)} with no evidence operations */
@@ -315,40 +257,6 @@ public final class WitnessRenderer {
     return "cycle " + chain + " (" + n + (n == 1 ? " edge" : " edges")
         + (inferred > 0 ? ", " + inferred + (inferred == 1 ? " inferred commit order" : " inferred commit orders") : "")
         + ")";
-  }
-
-  /**
-   * @return the violation in words: the {@link #summary} first, then each transaction of the
-   *     witness and every one needed to re-verify it ({@link Witness#involved()}), each {@link
-   *     #transaction(int, IntSet)} on the keys of the witness's edges, support and operations, then one sentence per edge ({@link #edge}) after its type ({@code
-   *     so: }, {@code wr: }, {@code co: } ...), then one per supporting edge ({@code support, wr:
-   *     } ...) that puts the source of a causal-past edge in its reader's past; no indentation
-   */
-  public List<String> lines(Violation v) {
-    List<String> out = new ArrayList<>();
-    out.add(summary(v));
-    List<Integer> txns = v.witness().involved();
-    IntSet keys = new IntOpenHashSet();
-    for (List<Edge> es : List.of(v.witness().edges(), v.witness().support())) {
-      for (Edge e : es) {
-        if (e.key() >= 0) {
-          keys.add(e.key());
-        }
-      }
-    }
-    for (int op : v.witness().ops()) {
-      keys.add(h.opKey(op));
-    }
-    for (int t : txns) {
-      out.add(transaction(t, keys));
-    }
-    for (Edge e : v.witness().edges()) {
-      out.add(e.type().id() + ": " + edge(e, v.witness().ops()));
-    }
-    for (Edge e : v.witness().support()) {
-      out.add("support, " + e.type().id() + ": " + edge(e, v.witness().ops()));
-    }
-    return out;
   }
 
   private static boolean isNumber(String s) {

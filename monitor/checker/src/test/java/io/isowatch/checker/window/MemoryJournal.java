@@ -67,7 +67,7 @@ final class MemoryJournal implements WindowChecker.Journal {
     }
     List<WindowChecker.Fed> f = new ArrayList<>(fed.values());
     List<WindowChecker.Held> h = new ArrayList<>(held.values());
-    return WindowChecker.restore(config, this, meta, f, h, new LinkedHashMap<>(reported), ring,
-        new LinkedHashMap<>(lastEvicted), new LinkedHashMap<>(lists));
+    return WindowChecker.restore(config, this, new WindowChecker.Snapshot(meta, f, h,
+        new LinkedHashMap<>(reported), ring, new LinkedHashMap<>(lastEvicted), new LinkedHashMap<>(lists)));
   }
 }

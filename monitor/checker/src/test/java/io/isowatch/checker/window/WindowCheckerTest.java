@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
+import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.EdgeType;
@@ -88,13 +89,13 @@ class WindowCheckerTest {
     List<WindowViolation> vs = run(c, WindowTxns.parse(WRITE_SKEW));
     assertThat(vs).hasSize(1);
     WindowViolation v = vs.get(0);
-    assertThat(v.anomaly()).isEqualTo(Anomaly.G2_ITEM);
-    assertThat(v.level()).isEqualTo(Level.SERIALIZABLE);
-    assertThat(v.summary()).isEqualTo("cycle T1 -> T2 -> T1 (2 edges)");
-    assertThat(v.edges()).extracting(WindowViolation.Edge::type).containsExactly(EdgeType.RW, EdgeType.RW);
-    assertThat(v.edges()).extracting(WindowViolation.Edge::key).containsExactly("y", "x");
-    assertThat(v.txns()).extracting(WindowTxn::id).containsExactly("T1", "T2");
-    assertThat(v.id()).isEqualTo(ViolationIds.of(Anomaly.G2_ITEM, List.of("T2", "T1"), null, v.level()));
+    assertThat(v.finding().anomaly()).isEqualTo(Anomaly.G2_ITEM);
+    assertThat(v.finding().level()).isEqualTo(Level.SERIALIZABLE);
+    assertThat(v.finding().summary()).isEqualTo("cycle T1 -> T2 -> T1 (2 edges)");
+    assertThat(v.finding().edges()).extracting(Finding.Arrow::type).containsExactly(EdgeType.RW, EdgeType.RW);
+    assertThat(v.finding().edges()).extracting(Finding.Arrow::key).containsExactly("y", "x");
+    assertThat(v.finding().txns()).extracting(Finding.Txn::name).containsExactly("T1", "T2");
+    assertThat(v.id()).isEqualTo(ViolationIds.of(Anomaly.G2_ITEM, List.of("T2", "T1"), null, v.finding().level()));
     assertThat(v.windowTxns()).isEqualTo(2); // found when T2 arrives: init < 1 is the only version order
     assertThat(c.finish().violations()).isEmpty();
   }
@@ -107,10 +108,10 @@ class WindowCheckerTest {
         s2 T2: r x [], r y [1]
         s3 T3: r x [1], r y [1]
         """));
-    assertThat(vs).extracting(WindowViolation::anomaly).contains(Anomaly.G_SINGLE);
-    WindowViolation v = vs.stream().filter(x -> x.anomaly() == Anomaly.G_SINGLE).findFirst().orElseThrow();
-    assertThat(v.level()).isEqualTo(Level.SNAPSHOT_ISOLATION);
-    assertThat(v.txns()).extracting(WindowTxn::id).containsExactlyInAnyOrder("T1", "T2");
+    assertThat(vs).extracting(v -> v.finding().anomaly()).contains(Anomaly.G_SINGLE);
+    WindowViolation v = vs.stream().filter(x -> x.finding().anomaly() == Anomaly.G_SINGLE).findFirst().orElseThrow();
+    assertThat(v.finding().level()).isEqualTo(Level.SNAPSHOT_ISOLATION);
+    assertThat(v.finding().txns()).extracting(Finding.Txn::name).containsExactlyInAnyOrder("T1", "T2");
   }
 
   /** T1 and T2 of a write skew, {@code gap} unrelated transactions apart, then the reader. */
@@ -134,7 +135,7 @@ class WindowCheckerTest {
     assertThat(run(narrow, wideWriteSkew(20))).isEmpty();
     assertThat(narrow.finish().violations()).isEmpty();
     WindowChecker wide = new WindowChecker(WindowConfig.of(64, 0, 0), new WindowChecker.Journal() {});
-    assertThat(run(wide, wideWriteSkew(20))).extracting(WindowViolation::anomaly).containsExactly(Anomaly.G2_ITEM);
+    assertThat(run(wide, wideWriteSkew(20))).extracting(v -> v.finding().anomaly()).containsExactly(Anomaly.G2_ITEM);
   }
 
   @Test
@@ -143,7 +144,7 @@ class WindowCheckerTest {
     assertThat(run(byTime, wideWriteSkew(20))).isEmpty(); // T1 and T2 are 21 µs apart, more than T
     assertThat(byTime.windowSize()).isLessThanOrEqualTo(11L);
     WindowChecker close = new WindowChecker(WindowConfig.of(1000, 10, 0), new WindowChecker.Journal() {});
-    assertThat(run(close, wideWriteSkew(2))).extracting(WindowViolation::anomaly).containsExactly(Anomaly.G2_ITEM);
+    assertThat(run(close, wideWriteSkew(2))).extracting(v -> v.finding().anomaly()).containsExactly(Anomaly.G2_ITEM);
   }
 
   @Test
@@ -168,7 +169,7 @@ class WindowCheckerTest {
       }
       txns.addAll(wideWriteSkew(1)); // T1 .. T3 span 4 feed positions = W/2
       WindowChecker c = new WindowChecker(WindowConfig.of(8, 0, 0), new WindowChecker.Journal() {});
-      assertThat(run(c, txns)).as("offset %d", offset).extracting(WindowViolation::anomaly)
+      assertThat(run(c, txns)).as("offset %d", offset).extracting(v -> v.finding().anomaly())
           .containsExactly(Anomaly.G2_ITEM);
     }
   }
@@ -187,9 +188,9 @@ class WindowCheckerTest {
     assertThat(o.unresolvedReads()).isZero(); // reported as a violation, not merely counted
     assertThat(o.violations()).hasSize(1);
     WindowViolation v = o.violations().get(0);
-    assertThat(v.anomaly()).isEqualTo(Anomaly.THIN_AIR_READ);
-    assertThat(v.level()).isEqualTo(Level.READ_COMMITTED);
-    assertThat(v.summary()).isEqualTo("T1 read x = 5, which no transaction wrote within the read grace period");
+    assertThat(v.finding().anomaly()).isEqualTo(Anomaly.THIN_AIR_READ);
+    assertThat(v.finding().level()).isEqualTo(Level.READ_COMMITTED);
+    assertThat(v.finding().summary()).isEqualTo("T1 read x = 5, which no transaction wrote within the read grace period");
     assertThat(v.id()).isEqualTo(ViolationIds.of(Anomaly.THIN_AIR_READ, List.of("T1"), "T1#0"));
     assertThat(c.advance(100).violations()).isEmpty();
     assertThat(c.offer(WindowTxn.builder("T3", "s2", 101, TxnStatus.COMMITTED).write("x", 5).build())
@@ -231,7 +232,7 @@ class WindowCheckerTest {
     WindowChecker.Outcome o = c.advance(15, false);
     assertThat(o.checked()).isEqualTo(1);
     assertThat(o.unresolvedReads()).isZero();
-    assertThat(o.violations()).extracting(WindowViolation::summary)
+    assertThat(o.violations()).extracting(v -> v.finding().summary())
         .containsExactly("R read x = 7, which no transaction wrote within the read grace period");
   }
 
@@ -250,7 +251,7 @@ class WindowCheckerTest {
     WindowChecker.Outcome o = c.advance(11, true);
     assertThat(o.checked()).isEqualTo(2);
     assertThat(o.unresolvedReads()).isEqualTo(1);
-    assertThat(o.violations()).extracting(WindowViolation::summary)
+    assertThat(o.violations()).extracting(v -> v.finding().summary())
         .containsExactly("Q read y = 8, which no transaction wrote within the read grace period");
     assertThat(c.advance(10_000, false).violations()).isEmpty();
     assertThat(c.finish().violations()).isEmpty();

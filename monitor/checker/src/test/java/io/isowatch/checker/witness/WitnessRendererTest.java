@@ -3,12 +3,14 @@ package io.isowatch.checker.witness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.isowatch.checker.Checkers;
+import io.isowatch.checker.finding.Finding;
+import io.isowatch.checker.finding.Findings;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TestHistories;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
-import it.unimi.dsi.fastutil.ints.IntSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Golden sentences for transactions, each kind of edge, cycles and the basic axioms. */
@@ -34,16 +36,16 @@ class WitnessRendererTest {
   void transactionsOnOneLine() {
     History h = TestHistories.parse(REGISTERS);
     WitnessRenderer r = new WitnessRenderer(h);
-    assertThat(List.of(r.transaction(0), r.transaction(1), r.transaction(2), r.transaction(3),
-        r.transaction(Witness.INIT))).containsExactly(
+    assertThat(List.of(Findings.txn(h, r, 0).line(), Findings.txn(h, r, 1).line(), Findings.txn(h, r, 2).line(),
+        Findings.txn(h, r, 3).line(), Finding.Txn.initial().line())).containsExactly(
         "T7 (session s): w(x)=1 w(y)=1",
         "T8 (session s): w(x)=2 r(y)=init",
         "T9 (session t, aborted): r(x)=1 r(z)=4",
         "T10 (session u, outcome unknown): r(x)=9",
         "T_init: the initial state");
     History lists = TestHistories.parse(LISTS);
-    assertThat(new WitnessRenderer(lists).transaction(2)).isEqualTo("T3 (session c): r(3)=[4] r(7)=[]");
-    assertThat(new WitnessRenderer(lists).transaction(0)).isEqualTo("T1 (session a): append(3,4)");
+    assertThat(Findings.txn(lists, new WitnessRenderer(lists), 2).line()).isEqualTo("T3 (session c): r(3)=[4] r(7)=[]");
+    assertThat(Findings.txn(lists, new WitnessRenderer(lists), 0).line()).isEqualTo("T1 (session a): append(3,4)");
   }
 
   @Test
@@ -51,11 +53,11 @@ class WitnessRendererTest {
     History h = TestHistories.parse(
         "s T1: w a 1, w b 1, r x _, w c 1, w d 1, w e 1, w f 1, w x 1, w g 1, w h 1\ns T2: w z 1");
     WitnessRenderer r = new WitnessRenderer(h);
-    assertThat(r.transaction(0, IntSet.of(h.key("x")))).isEqualTo(
+    assertThat(Findings.txn(h, r, 0).line(Set.of("x"))).isEqualTo(
         "T1 (session s): ... r(x)=init ... w(x)=1 ... (2 of 10 operations shown)");
-    assertThat(r.transaction(0, IntSet.of(h.key("a"), h.key("h")))).isEqualTo(
+    assertThat(Findings.txn(h, r, 0).line(Set.of("a", "h"))).isEqualTo(
         "T1 (session s): w(a)=1 ... w(h)=1 (2 of 10 operations shown)");
-    assertThat(r.transaction(0, IntSet.of(h.key("z")))).isEqualTo(
+    assertThat(Findings.txn(h, r, 0).line(Set.of("z"))).isEqualTo(
         "T1 (session s): (10 operations, none on the witness's keys)");
   }
 
@@ -111,7 +113,7 @@ class WitnessRendererTest {
   void readCommittedCycleInWords() {
     History h = TestHistories.parse(FUZZED);
     Violation v = Checkers.forLevel(Level.READ_COMMITTED).check(h).violations().get(0);
-    assertThat(new WitnessRenderer(h).lines(v)).containsExactly(
+    assertThat(Findings.of(h, v).lines()).containsExactly(
         "cycle T7 -> T8 -> T7 (2 edges, 1 inferred commit order)",
         "T7 (session s1): w(x2)=1 w(x0)=1",
         "T8 (session s2): w(x1)=1 r(x0)=1 w(x0)=2 w(x0)=3",

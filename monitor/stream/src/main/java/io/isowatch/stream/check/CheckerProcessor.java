@@ -1,6 +1,7 @@
 package io.isowatch.stream.check;
 
 import io.isowatch.checker.LevelVerdicts;
+import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.window.RejectedTransactionException;
 import io.isowatch.checker.window.WindowChecker;
@@ -10,6 +11,8 @@ import io.isowatch.checker.window.WindowViolation;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.mapping.TransactionMapping;
+import io.isowatch.schemas.mapping.ViolationMapping;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
@@ -185,7 +188,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     HistoryState state = null;
     WindowChecker.Outcome outcome;
     try {
-      WindowTxn txn = Records.toWindow(t);
+      WindowTxn txn = TransactionMapping.toWindow(t);
       state = histories.get(t.getHistoryId());
       if (state == null) {
         HistoryJournal journal = new HistoryJournal(t.getHistoryId(), stores);
@@ -250,13 +253,14 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     Level expected = config.levelOf(historyId);
     long detectedAt = timestampMillis * 1000;
     for (WindowViolation v : o.violations()) {
-      if (!LevelVerdicts.breaks(v.level(), expected)) {
-        metrics.strongerLevelOnly(v.level().cliName(), v.anomaly().id());
+      Finding f = v.finding();
+      if (!LevelVerdicts.breaks(f.level(), expected)) {
+        metrics.strongerLevelOnly(f.level().cliName(), f.anomaly().id());
         continue;
       }
-      context.forward(new Record<>(historyId, Records.toAvro(historyId, v, detectedAt), timestampMillis,
+      context.forward(new Record<>(historyId, ViolationMapping.toAvro(historyId, v, detectedAt), timestampMillis,
           new RecordHeaders().add(CheckerStage.APPLICATION_ID_HEADER, applicationId)));
-      metrics.violation(v.level().cliName(), v.anomaly().id());
+      metrics.violation(f.level().cliName(), f.anomaly().id());
       long latencyMicros = System.currentTimeMillis() * 1000 - v.closingTime();
       metrics.checkLatency(Duration.ofNanos(Math.max(0, latencyMicros) * 1000));
     }

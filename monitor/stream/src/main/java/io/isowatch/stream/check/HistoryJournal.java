@@ -4,6 +4,7 @@ import io.isowatch.checker.window.WindowChecker;
 import io.isowatch.checker.window.WindowConfig;
 import io.isowatch.checker.window.WindowTxn;
 import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.mapping.TransactionMapping;
 import io.isowatch.schemas.serde.RecordCodec;
 import it.unimi.dsi.fastutil.longs.Long2LongMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
@@ -66,7 +67,8 @@ final class HistoryJournal implements WindowChecker.Journal {
 
   @Override
   public void held(long arrival, WindowTxn txn) {
-    stores.held().put(StoreKeys.withLong(prefix, arrival), RecordCodec.encode(Records.toAvro(historyId, txn)));
+    stores.held().put(StoreKeys.withLong(prefix, arrival),
+        RecordCodec.encode(TransactionMapping.toAvro(historyId, txn)));
   }
 
   @Override
@@ -230,7 +232,8 @@ final class HistoryJournal implements WindowChecker.Journal {
         lists.put(StoreKeys.stringAfter(kv.key.get(), prefix.length), elements);
       }
     }
-    return WindowChecker.restore(config, this, m, fed, held, reported, evicted, lastWrites, lists);
+    return WindowChecker.restore(config, this,
+        new WindowChecker.Snapshot(m, fed, held, reported, evicted, lastWrites, lists));
   }
 
   private KeyValueIterator<Bytes, byte[]> scan(KeyValueStore<Bytes, byte[]> store) {
@@ -242,6 +245,6 @@ final class HistoryJournal implements WindowChecker.Journal {
     if (!(d.record() instanceof Transaction)) {
       throw new IllegalStateException("checker store holds a record that is not a transaction: " + d.error());
     }
-    return Records.toWindow((Transaction) d.record());
+    return TransactionMapping.toWindow((Transaction) d.record());
   }
 }

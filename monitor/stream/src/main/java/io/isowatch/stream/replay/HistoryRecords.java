@@ -1,16 +1,17 @@
 package io.isowatch.stream.replay;
 
 import io.isowatch.checker.history.History;
-import io.isowatch.checker.history.OpKind;
+import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.schemas.EventKind;
+import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
-import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.mapping.StatusMapping;
+import io.isowatch.schemas.mapping.TransactionMapping;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
@@ -100,7 +101,7 @@ public final class HistoryRecords {
   public long events() {
     long n = 0;
     for (int t = 0; t < h.txnCount(); t++) {
-      n += h.opEnd(t) - h.opStart(t) + (h.status(t) == io.isowatch.checker.history.TxnStatus.UNKNOWN ? 1 : 2);
+      n += h.opEnd(t) - h.opStart(t) + (h.status(t) == TxnStatus.UNKNOWN ? 1 : 2);
     }
     return n;
   }
@@ -135,8 +136,8 @@ public final class HistoryRecords {
       int opIndex = 0;
       sink.accept(new Keyed(key, event(session, txnId, seq, opIndex++, EventKind.BEGIN, null, null, clock++)));
       for (Operation op : operations(t)) {
-        EventKind kind = op.getKind() == io.isowatch.schemas.OpKind.READ ? EventKind.READ
-            : op.getKind() == io.isowatch.schemas.OpKind.WRITE ? EventKind.WRITE : EventKind.APPEND;
+        EventKind kind = op.getKind() == OpKind.READ ? EventKind.READ
+            : op.getKind() == OpKind.WRITE ? EventKind.WRITE : EventKind.APPEND;
         sink.accept(new Keyed(key, event(session, txnId, seq, opIndex++, kind, op.getKey(), op.getValue(), clock++)));
       }
       switch (h.status(t)) {
@@ -164,13 +165,13 @@ public final class HistoryRecords {
       List<Operation> ops = operations(t);
       long begin = clock;
       clock += h.opEnd(t) - h.opStart(t) + 1;
-      long end = h.status(t) == io.isowatch.checker.history.TxnStatus.UNKNOWN ? clock - 1 : clock++;
+      long end = h.status(t) == TxnStatus.UNKNOWN ? clock - 1 : clock++;
       sink.accept(new Keyed(historyId + "/" + session, Transaction.newBuilder()
           .setHistoryId(historyId)
           .setSessionId(session)
           .setTxnId(txnId(t))
           .setTxnSeq(h.sessionIndex(t))
-          .setStatus(TxnStatus.valueOf(h.status(t).name()))
+          .setStatus(StatusMapping.toAvro(h.status(t)))
           .setOps(ops)
           .setBeginTime(instant(begin))
           .setEndTime(instant(end))
@@ -179,37 +180,8 @@ public final class HistoryRecords {
   }
 
   private List<Operation> operations(int t) {
-    List<Operation> ops = new ArrayList<>(h.opEnd(t) - h.opStart(t));
-    for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-      String key = h.keyName(h.opKey(op));
-      byte kind = h.opKind(op);
-      Object value;
-      io.isowatch.schemas.OpKind opKind;
-      if (kind == OpKind.WRITE || kind == OpKind.APPEND) {
-        opKind = kind == OpKind.WRITE ? io.isowatch.schemas.OpKind.WRITE : io.isowatch.schemas.OpKind.APPEND;
-        value = h.opValue(op);
-      } else if (kind == OpKind.READ_LIST) {
-        if (!h.listKnown(op)) {
-          unknownReads++;
-          continue;
-        }
-        opKind = io.isowatch.schemas.OpKind.READ;
-        List<Long> list = new ArrayList<>(h.listLength(op));
-        for (int i = 0; i < h.listLength(op); i++) {
-          list.add(h.listElement(op, i));
-        }
-        value = list;
-      } else {
-        long v = h.opValue(op);
-        if (v == History.UNKNOWN_VALUE) {
-          unknownReads++;
-          continue;
-        }
-        opKind = io.isowatch.schemas.OpKind.READ;
-        value = v == History.NIL ? null : v;
-      }
-      ops.add(Operation.newBuilder().setKind(opKind).setKey(key).setValue(value).build());
-    }
+    List<Operation> ops = TransactionMapping.operations(h, t);
+    unknownReads += h.opEnd(t) - h.opStart(t) - ops.size();
     return ops;
   }
 

@@ -54,9 +54,9 @@ import org.apache.kafka.streams.TopologyTestDriver;
  * topology in a {@link TopologyTestDriver} fed the same events, whose violation ids (content
  * hashes, see docs/monitoring.md) a faulty run on a real broker must reproduce exactly.
  */
-final class ExactOutput {
+public final class ExactOutput {
   /** The longest wait for the monitor to catch up. */
-  static final Duration PATIENCE = Duration.ofSeconds(120);
+  public static final Duration PATIENCE = Duration.ofSeconds(120);
 
   private ExactOutput() {}
 
@@ -66,9 +66,9 @@ final class ExactOutput {
    * @param events every history's events, interleaved so that each history's own order is kept
    * @param expected the offline checker's violations, {@link #describe}d
    */
-  record Workload(List<HistoryRecords.Keyed> events, Set<String> expected) {
+  public record Workload(List<HistoryRecords.Keyed> events, Set<String> expected) {
     /** @return the events from {@code from} (inclusive) to {@code to} (exclusive) */
-    List<HistoryRecords.Keyed> slice(int from, int to) {
+    public List<HistoryRecords.Keyed> slice(int from, int to) {
       return events.subList(from, to);
     }
   }
@@ -82,7 +82,7 @@ final class ExactOutput {
    *     their write skews
    * @throws IllegalStateException if the offline checker does not find exactly the injected skews
    */
-  static Workload writeSkews(String historyPrefix, int histories, int transactions, long seed) {
+  public static Workload writeSkews(String historyPrefix, int histories, int transactions, long seed) {
     List<List<HistoryRecords.Keyed>> perHistory = new ArrayList<>();
     Set<String> expected = new TreeSet<>();
     Instant start = Instant.now();
@@ -119,7 +119,7 @@ final class ExactOutput {
   }
 
   /** @return {@code h-1 G2-item [h-1/T12, h-1/T13]}: history, anomaly and the cycle's transactions, sorted */
-  static String describe(Violation v) {
+  public static String describe(Violation v) {
     List<String> txns = v.getWitness().getEdges().isEmpty()
         ? v.getWitness().getTransactions().stream().map(t -> t.getTxnId()).toList()
         : v.getWitness().getEdges().stream().map(WitnessEdge::getFromTxnId).toList();
@@ -139,7 +139,7 @@ final class ExactOutput {
    * @param stateDir an empty directory for the driver's state stores
    * @return the published violations, id to {@link #describe}d form, sorted by id
    */
-  static Map<String, String> uninterrupted(MonitorConfig config, List<HistoryRecords.Keyed> events, Path stateDir) {
+  public static Map<String, String> uninterrupted(MonitorConfig config, List<HistoryRecords.Keyed> events, Path stateDir) {
     Properties p = MonitorTopology.streamsProperties("uninterrupted", "unused:9092");
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     Map<String, String> out = new TreeMap<>();
@@ -172,14 +172,14 @@ final class ExactOutput {
    * @param topic the events topic
    * @param events what to publish
    */
-  static void publish(Properties clients, String topic, List<HistoryRecords.Keyed> events) {
+  public static void publish(Properties clients, String topic, List<HistoryRecords.Keyed> events) {
     try (Replayer replayer = new Replayer(clients, topic)) {
       assertThat(replayer.publish(events)).isEqualTo(events.size());
     }
   }
 
   /** @return every committed violation of the topic, in partition and offset order */
-  static List<Violation> violations(Properties clients, String topic) {
+  public static List<Violation> violations(Properties clients, String topic) {
     List<Violation> out = new ArrayList<>();
     for (TopicRecords.Read r : TopicRecords.readAll(clients, topic)) {
       out.add((Violation) r.value());
@@ -191,7 +191,7 @@ final class ExactOutput {
    * @return the sum over the partitions of {@code topic} of the offsets {@code group} committed
    *     (a partition without a commit counts 0)
    */
-  static long committed(Admin admin, String group, String topic) throws ExecutionException, InterruptedException {
+  public static long committed(Admin admin, String group, String topic) throws ExecutionException, InterruptedException {
     Map<TopicPartition, OffsetAndMetadata> offsets =
         admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
     return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
@@ -202,7 +202,7 @@ final class ExactOutput {
    * @return whether {@code group}'s committed offsets reached the end of every partition of {@code
    *     topic} that holds records (a partition nothing was written to needs no commit)
    */
-  static boolean consumed(Admin admin, String group, String topic) throws ExecutionException, InterruptedException {
+  public static boolean consumed(Admin admin, String group, String topic) throws ExecutionException, InterruptedException {
     int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
     Map<TopicPartition, OffsetSpec> latest = Stream.iterate(0, p -> p + 1).limit(partitions)
         .collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
@@ -229,7 +229,7 @@ final class ExactOutput {
    *
    * @return the topic's violations then
    */
-  static List<Violation> awaitSettled(Properties clients, String topic) {
+  public static List<Violation> awaitSettled(Properties clients, String topic) {
     int[] last = {-1};
     await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(30)).until(() -> {
       int n = violations(clients, topic).size();
@@ -240,7 +240,13 @@ final class ExactOutput {
     return violations(clients, topic);
   }
 
-  static void awaitExactly(Admin admin, Properties clients, MonitorConfig config, String appId,
+  /**
+   * Waits until the monitor {@code appId} consumed the events topic and its violations topic
+   * settled, then asserts that it holds each violation once and exactly {@code expected}.
+   *
+   * @param expected violation id to {@link #describe}d form, from {@link #uninterrupted}
+   */
+  public static void awaitExactly(Admin admin, Properties clients, MonitorConfig config, String appId,
       Map<String, String> expected) {
     await().atMost(PATIENCE).until(() -> consumed(admin, appId, config.eventsTopic()));
     await().atMost(PATIENCE).until(() -> violations(clients, config.violationsTopic()).size() >= expected.size());

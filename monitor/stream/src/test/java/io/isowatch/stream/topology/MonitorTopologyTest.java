@@ -142,7 +142,7 @@ class MonitorTopologyTest {
           new Witness(List.of(
               new WitnessTransaction("T2", "s2", TxnStatus.COMMITTED, List.of(new Operation(OpKind.READ, "x", 1L))),
               new WitnessTransaction("T1", "s1", TxnStatus.ABORTED, List.of(new Operation(OpKind.WRITE, "x", 1L)))),
-              List.of()),
+              List.of(), List.of()),
           new Window(Instant.ofEpochMilli(12), Instant.ofEpochMilli(13), 2L),
           "T2 read x = 1 from T1, which aborted");
       assertThat(read(d, MonitorConfig.VIOLATIONS)).containsExactly(KeyValue.pair("db", g1a));
@@ -227,7 +227,7 @@ class MonitorTopologyTest {
         new Witness(List.of(
             new WitnessTransaction(reader.getTxnId(), reader.getSessionId(), TxnStatus.COMMITTED, reader.getOps()),
             new WitnessTransaction(writer.getTxnId(), writer.getSessionId(), TxnStatus.ABORTED, writer.getOps())),
-            List.of()),
+            List.of(), List.of()),
         window, summary);
   }
 }

@@ -41,7 +41,7 @@ class ViolationPagesTest {
             new WitnessTransaction(b, "s2", TxnStatus.COMMITTED,
                 List.of(ra.get(0), ra.get(1), new Operation(OpKind.APPEND, "y", 2L)))),
             List.of(new WitnessEdge(a, b, EdgeType.RW, "y", 2L, a + " read y = [] and so did not see " + b + "'s append of 2"),
-                new WitnessEdge(b, a, EdgeType.RW, "x", 1L, b + " read x = [] and so did not see " + a + "'s append of 1"))),
+                new WitnessEdge(b, a, EdgeType.RW, "x", 1L, b + " read x = [] and so did not see " + a + "'s append of 1")), List.of()),
         new Window(Instant.ofEpochSecond(0), Instant.ofEpochSecond(at), 10L), "cycle " + a + " -> " + b + " -> " + a + " (2 edges)");
   }
 
@@ -51,7 +51,7 @@ class ViolationPagesTest {
         new Witness(List.of(
             new WitnessTransaction("T9", "s2", TxnStatus.COMMITTED, List.of(new Operation(OpKind.READ, "x", 1L))),
             new WitnessTransaction("T8", "s1", TxnStatus.ABORTED, List.of(new Operation(OpKind.WRITE, "x", 1L)))),
-            List.of()),
+            List.of(), List.of()),
         new Window(Instant.ofEpochSecond(0), Instant.ofEpochSecond(at), 3L), "T9 read x = 1 from T8, which aborted");
   }
 

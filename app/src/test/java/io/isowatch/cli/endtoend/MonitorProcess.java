@@ -1,4 +1,4 @@
-package io.isowatch.stream.app;
+package io.isowatch.cli.endtoend;
 
 import io.isowatch.cli.IsowatchCli;
 import io.isowatch.stream.config.MonitorConfig;

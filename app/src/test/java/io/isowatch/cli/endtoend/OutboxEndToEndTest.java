@@ -1,4 +1,4 @@
-package io.isowatch.stream.debezium;
+package io.isowatch.cli.endtoend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;

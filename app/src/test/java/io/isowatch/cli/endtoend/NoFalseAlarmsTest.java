@@ -1,4 +1,4 @@
-package io.isowatch.stream.app;
+package io.isowatch.cli.endtoend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,6 +8,7 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.level.Level;
 import io.isowatch.schemas.Violation;
+import io.isowatch.stream.app.ExactOutput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.Topics;

@@ -1,9 +1,10 @@
-package io.isowatch.stream.app;
+package io.isowatch.cli.endtoend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.stream.app.ExactOutput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.Topics;

@@ -1,4 +1,4 @@
-package io.isowatch.stream.app;
+package io.isowatch.cli.endtoend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -16,6 +16,7 @@ import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.WitnessEdge;
 import io.isowatch.schemas.WitnessTransaction;
+import io.isowatch.stream.app.ExactOutput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.Topics;
