@@ -100,7 +100,7 @@ final class CheckCommand implements Callable<Integer> {
   public Integer call() {
     boolean ladder = levels != null && levels.contains(null);
     List<Level> asked = levels == null ? CheckRequest.DEFAULT_LEVELS
-        : ladder ? CheckPlan.LADDER : levels;
+        : ladder ? List.of(Level.values()) : levels;
     CheckRequest request = new CheckRequest(file, format, asked, json, all,
         IsowatchCli.progressAllowed(quiet), !noSessionOrder, ladder, htmlReport, dot);
     return new CheckRunner(spec.commandLine().getOut(), spec.commandLine().getErr()).run(request);

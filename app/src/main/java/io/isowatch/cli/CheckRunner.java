@@ -1,5 +1,7 @@
 package io.isowatch.cli;
 
+import io.isowatch.checker.LevelPlan;
+import io.isowatch.checker.LevelVerdicts;
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.format.HistoryFormatException;
@@ -20,8 +22,9 @@ import java.util.stream.Stream;
 
 /**
  * Does the work of {@code isowatch check}: loads the history file ({@link HistoryFiles#read}), runs
- * the checks {@link CheckPlan} picks for the requested levels, times each phase, and prints the
- * {@link CheckReport} as text or JSON.
+ * the checks {@link LevelPlan} picks for the requested levels and those of the weaker levels not
+ * requested ({@link LevelVerdicts#supporting}: a level is consistent only when no weaker level is
+ * violated), times each phase, and prints the {@link CheckReport} as text or JSON.
  *
  * <p>Bad input is reported on the error stream as one line naming the file, the line or byte
  * offset and the problem, with exit code {@link ExitCode#BAD_INPUT}; nothing is printed on the
@@ -68,9 +71,13 @@ public final class CheckRunner {
       return badInput(file + ": cannot read: " + e.getMessage());
     }
     long loadMillis = millisSince(start);
-    List<CheckPlan.Check> checks = CheckPlan.checks(request.levels(), request.sessionOrder(), history);
+    boolean listAppend = LevelPlan.hasListAppend(history);
+    List<LevelPlan.Check> checks = LevelPlan.checks(request.levels(), listAppend);
+    List<LevelPlan.Check> supporting = LevelVerdicts.supporting(request.levels(), listAppend);
     CheckReport report = new CheckReport(file, format, history, loadMillis,
-        check(history, checks, request.progress()), request.ladder());
+        check(history, checks, request.sessionOrder(), request.progress()),
+        check(history, supporting, request.sessionOrder(), request.progress()), request.ladder(),
+        request.sessionOrder());
     int limit = request.all() ? Integer.MAX_VALUE : TextReport.DEFAULT_LIMIT;
     if (request.json()) {
       JsonReport.write(report, out);
@@ -168,16 +175,19 @@ public final class CheckRunner {
   }
 
   private static List<CheckReport.LevelOutcome> check(
-      History history, List<CheckPlan.Check> checks, boolean progress) {
+      History history, List<LevelPlan.Check> checks, boolean sessionOrder, boolean progress) {
+    if (checks.isEmpty()) {
+      return List.of();
+    }
     List<CheckReport.LevelOutcome> outcomes = new ArrayList<>();
     try (Progress bar = progress && history.opCount() > Progress.CHECK_BAR_OPERATIONS
         ? Progress.bar("checking", checks.size(), "", 1)
         : Progress.none()) {
-      for (CheckPlan.Check check : checks) {
+      for (LevelPlan.Check check : checks) {
         bar.message(check.label());
         long start = System.nanoTime();
-        CheckResult result = check.checker().check(history);
-        outcomes.add(new CheckReport.LevelOutcome(check.model(), check.label(), result, millisSince(start)));
+        CheckResult result = check.batch(sessionOrder).check(history);
+        outcomes.add(new CheckReport.LevelOutcome(check, result, millisSince(start)));
         bar.stepTo(outcomes.size());
       }
     }

@@ -4,15 +4,16 @@ package io.isowatch.cli;
 public final class ExitCode {
   /** Consistent at every requested level (or help printed). */
   public static final int CONSISTENT = 0;
-  /** A violation was found at some requested level. */
+  /** Some requested level is violated ({@link io.isowatch.checker.LevelVerdicts}). */
   public static final int VIOLATION = 1;
   /** Bad input (malformed or missing history file) or bad usage (unknown option, level, format). */
   public static final int BAD_INPUT = 2;
   /** isowatch itself failed: a bug, reported with its stack trace. */
   public static final int INTERNAL_ERROR = 3;
   /**
-   * No violation found, but some verdict is unknown: the history does not reveal enough (for
-   * example the version order of register keys at snapshot isolation).
+   * No requested level is violated, but some level's verdict is unknown: the history does not
+   * reveal enough (for example the version order of register keys at snapshot isolation) and no
+   * weaker level checked is violated.
    */
   public static final int UNKNOWN = 4;
 

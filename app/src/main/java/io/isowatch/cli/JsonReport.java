@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.isowatch.checker.LevelVerdicts;
 import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.finding.Findings;
 import io.isowatch.checker.history.History;
@@ -30,7 +31,13 @@ import java.util.Locale;
  *              "ms": { "load": 3, "read-committed": 1 } } }
  * </pre>
  *
- * A transaction is {@code {label, session, status, ops}} (label {@code "T7"}, {@code "T_init"} for
+ * One {@code levels[]} entry per check run, its verdict the line {@link LevelVerdicts} gives it (the
+ * level's one verdict on the level's primary check); a check that found nothing on a violated line
+ * has {@code because: {level, check, violation}}: the weakest level the deciding violation breaks, the
+ * check that found it and its summary; {@code reason} says why a line is unknown, or consistent
+ * though its check could not decide. {@code ladder} is read from the same verdicts.
+ *
+ * <p>A transaction is {@code {label, session, status, ops}} (label {@code "T7"}, {@code "T_init"} for
  * the initial state, which has no session, status or ops); an operation {@code {kind, key, value}}
  * with the kinds and values of {@code docs/history-format.md} ({@code r}, {@code w}, {@code append};
  * {@code null} for the initial value, a list for a list read, no value when unknown); {@code
@@ -73,25 +80,31 @@ public final class JsonReport {
     root.put("file", report.file().toString());
     root.put("format", report.format().cliName());
     ArrayNode levels = root.putArray("levels");
-    for (CheckReport.LevelOutcome o : report.levels()) {
+    LevelVerdicts verdicts = report.verdicts();
+    for (LevelVerdicts.Line line : verdicts.lines()) {
       ObjectNode level = levels.addObject();
-      level.put("level", o.result().level().cliName());
-      level.put("model", o.model());
-      level.put("verdict", o.result().verdict().name());
-      level.put("consistent", o.result().verdict() == Verdict.CONSISTENT);
-      if (o.result().reason() != null) {
-        level.put("reason", o.result().reason());
+      level.put("level", line.check().level().cliName());
+      level.put("model", line.check().model().id());
+      level.put("verdict", line.verdict().name());
+      level.put("consistent", line.verdict() == Verdict.CONSISTENT);
+      if (line.reason() != null) {
+        level.put("reason", line.reason());
+      }
+      if (line.cause() != null) {
+        ObjectNode because = level.putObject("because");
+        because.put("level", line.cause().violation().weakestLevelBroken().cliName());
+        because.put("check", line.cause().check().label());
+        because.put("violation", renderer.summary(line.cause().violation()));
       }
       ArrayNode violations = level.putArray("violations");
-      for (Violation v : o.result().violations()) {
+      for (Violation v : line.result().violations()) {
         violations.add(violation(v));
       }
     }
     if (report.ladder()) {
-      CheckPlan.LadderPosition ladder = CheckPlan.LadderPosition.of(report.levels());
       ObjectNode node = root.putObject("ladder");
-      node.put("strongestSatisfied", ladder.strongestSatisfied() == null ? null : ladder.strongestSatisfied().cliName());
-      node.put("weakestBroken", ladder.weakestBroken() == null ? null : ladder.weakestBroken().cliName());
+      node.put("strongestSatisfied", verdicts.strongestSatisfied() == null ? null : verdicts.strongestSatisfied().cliName());
+      node.put("weakestBroken", verdicts.weakestBroken() == null ? null : verdicts.weakestBroken().cliName());
     }
     ObjectNode stats = root.putObject("stats");
     stats.put("transactions", h.txnCount());

@@ -1,5 +1,7 @@
 package io.isowatch.cli;
 
+import io.isowatch.checker.LevelVerdicts;
+import io.isowatch.checker.witness.WitnessRenderer;
 import io.isowatch.report.DotWriter;
 import io.isowatch.report.HtmlPage;
 import io.isowatch.report.WitnessView;
@@ -41,11 +43,12 @@ final class PictureFiles {
    */
   static String html(CheckReport report, int limit) {
     HtmlPage page = new HtmlPage("isowatch check " + report.file());
-    for (CheckReport.LevelOutcome o : report.levels()) {
-      page.paragraph(TextReport.verdictLine(o.label(), o.result()));
+    WitnessRenderer renderer = new WitnessRenderer(report.history());
+    for (LevelVerdicts.Line line : report.verdicts().lines()) {
+      page.paragraph(TextReport.verdictLine(line, renderer));
     }
     if (report.ladder()) {
-      page.paragraph(CheckPlan.LadderPosition.of(report.levels()).line());
+      page.paragraph(report.ladderLine());
     }
     TextReport.shown(report, limit).notShown().forEach(page::paragraph);
     List<WitnessView> views = views(report, limit);

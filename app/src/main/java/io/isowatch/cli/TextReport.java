@@ -1,10 +1,11 @@
 package io.isowatch.cli;
 
+import io.isowatch.checker.LevelVerdicts;
 import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.finding.Findings;
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
-import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.WitnessRenderer;
 import java.io.PrintWriter;
@@ -36,7 +37,9 @@ import java.util.Set;
  * history.jsonl (jsonl): 120 transactions, 961 operations, 5 sessions, 12 keys; ms: load 31, ...
  * </pre>
  *
- * First one line per level with its verdict (each level counts all its violations), then each
+ * First one line per check with its verdict, as {@link LevelVerdicts} decides it (a check that
+ * found violations counts them; one that found none on a violated level cites the violation that
+ * decides it: {@code serializable: VIOLATED because causal is: cycle ...}), then each
  * distinct violation once with the levels that found it and its witness in words ({@link
  * Finding#lines}), at most a limit per level ({@link #shown}) with a line per level telling
  * how many were left out, then one line of statistics.
@@ -59,13 +62,13 @@ public final class TextReport {
 
   /** Prints the report. */
   public void write(PrintWriter out) {
-    for (CheckReport.LevelOutcome o : report.levels()) {
-      out.println(verdictLine(o.label(), o.result()));
+    WitnessRenderer renderer = new WitnessRenderer(report.history());
+    for (LevelVerdicts.Line line : report.verdicts().lines()) {
+      out.println(verdictLine(line, renderer));
     }
     if (report.ladder()) {
-      out.println(CheckPlan.LadderPosition.of(report.levels()).line());
+      out.println(report.ladderLine());
     }
-    WitnessRenderer renderer = new WitnessRenderer(report.history());
     Shown shown = shown(report, limit);
     for (int i = 0; i < shown.blocks().size(); i++) {
       Block b = shown.blocks().get(i);
@@ -166,18 +169,30 @@ public final class TextReport {
   }
 
   /**
-   * @return e.g. {@code read-committed: CONSISTENT}, {@code causal: VIOLATED (3 violations)} or
-   *     {@code serializable: UNKNOWN (the version order of ...)}
+   * One check's line, as {@link LevelVerdicts} decides it: its own violations when it found some,
+   * else the violation of another check that decides it, else its own verdict with the reason.
+   *
+   * @return e.g. {@code read-committed: CONSISTENT}, {@code causal: VIOLATED (3 violations)}, {@code
+   *     serializable: VIOLATED because causal is: cycle T1 -> T2 -> T1 (2 edges, 1 inferred commit
+   *     order)}, {@code read-committed: VIOLATED because read-committed (Adya PL-2) finds: T3 read x
+   *     = [1, 2] from T2, which aborted} or {@code serializable: UNKNOWN (the version order of ...)}
    */
-  static String verdictLine(String label, CheckResult r) {
-    String line = label + ": " + r.verdict();
-    if (r.verdict() == Verdict.VIOLATED) {
-      int n = r.violations().size();
-      line += " (" + n + " " + plural(n, "violation") + ")";
-    } else if (r.reason() != null) {
-      line += " (" + r.reason() + ")";
+  static String verdictLine(LevelVerdicts.Line line, WitnessRenderer renderer) {
+    String text = line.check().label() + ": " + line.verdict();
+    LevelVerdicts.Cause cause = line.cause();
+    if (cause != null) {
+      Level weakest = cause.violation().weakestLevelBroken();
+      text += weakest == line.check().level()
+          ? " because " + cause.check().label() + " finds: "
+          : " because " + weakest.cliName() + " is: ";
+      text += renderer.summary(cause.violation());
+    } else if (line.verdict() == Verdict.VIOLATED) {
+      int n = line.result().violations().size();
+      text += " (" + n + " " + plural(n, "violation") + ")";
+    } else if (line.reason() != null) {
+      text += " (" + line.reason() + ")";
     }
-    return line;
+    return text;
   }
 
   private String statsLine() {

@@ -20,7 +20,7 @@ import java.util.Set;
  * One probe run of a {@link KnownAnswer} row, checked offline.
  *
  * <p>The checks are those {@code isowatch check} makes on a list-append history ({@code
- * io.isowatch.cli.CheckPlan}): Adya's phenomena ({@link Checkers#adya}, session order in the graph)
+ * io.isowatch.checker.LevelPlan}): Adya's phenomena ({@link Checkers#adya}, session order in the graph)
  * at serializable, which reports every anomaly the checker knows, and at the row's forbidden level;
  * plus the axiomatic read committed check (AWDIT, {@link Checkers#forLevel}).
  *

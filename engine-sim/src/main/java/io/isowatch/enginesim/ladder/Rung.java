@@ -19,7 +19,7 @@ import java.util.Set;
  * checker that decides its own level, and the checker of the next rung with the anomalies that show
  * the rung is no stronger.
  *
- * <p>Checkers are those {@code isowatch check} runs ({@code io.isowatch.cli.CheckPlan}): read
+ * <p>Checkers are those {@code isowatch check} runs ({@code io.isowatch.checker.LevelPlan}): read
  * committed, read atomic and causal by AWDIT (Biswas &amp; Enea, OOPSLA 2019) on rw-register
  * histories; read uncommitted, snapshot isolation and serializable by Adya's phenomena (Adya, MIT
  * 1999) with session order; snapshot isolation and serializable run list-append, where list reads

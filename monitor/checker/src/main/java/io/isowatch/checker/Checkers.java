@@ -5,32 +5,42 @@ import io.isowatch.checker.awdit.CcChecker;
 import io.isowatch.checker.awdit.RaChecker;
 import io.isowatch.checker.awdit.RcChecker;
 import io.isowatch.checker.level.Level;
+import java.util.List;
 
 /**
- * The facade: the checker that decides a level. Read committed, read atomic and causal consistency
- * are the axiomatic levels (Biswas &amp; Enea, OOPSLA 2019), decided by AWDIT's saturation on any
- * history; read uncommitted, snapshot isolation and serializable are Adya's PL-1, PL-SI and PL-3
- * (Adya, MIT 1999), decided on the dependency graph that list-append reads reveal (Elle). Adya's
- * PL-2 reading of read committed is {@link #adya(Level, boolean)} with {@link Level#READ_COMMITTED};
- * {@code docs/levels.md} says where the two readings differ.
+ * The facade: the checker that decides a level, as {@link LevelPlan}'s table says. Read committed,
+ * read atomic and causal consistency are the axiomatic levels (Biswas &amp; Enea, OOPSLA 2019),
+ * decided by AWDIT's saturation on any history; read uncommitted, snapshot isolation and
+ * serializable are Adya's PL-1, PL-SI and PL-3 (Adya, MIT 1999), decided on the dependency graph
+ * that list-append reads reveal (Elle). Adya's PL-2 reading of read committed is {@link
+ * #adya(Level, boolean)} with {@link Level#READ_COMMITTED}; {@code docs/levels.md} says where the two
+ * readings differ.
  */
 public final class Checkers {
   private Checkers() {}
 
   /**
    * @param level the level to decide
-   * @return a new checker for it, with session order in the graph
+   * @return a new checker for the level's primary check ({@link LevelPlan#primary}), with session
+   *     order in the graph
    */
   public static Checker forLevel(Level level) {
-    switch (level) {
+    return LevelPlan.checks(List.of(level), false).get(0).batch(true);
+  }
+
+  /**
+   * @param level read committed, read atomic or causal
+   * @return AWDIT's checker for the level
+   * @throws IllegalArgumentException for a level the axiomatic checks do not decide
+   */
+  public static Checker axiomatic(Level level) {
+    switch (LevelPlan.requireDecided(LevelPlan.Model.AXIOMATIC, level)) {
       case READ_COMMITTED:
         return new RcChecker();
       case READ_ATOMIC:
         return new RaChecker();
-      case CAUSAL:
-        return new CcChecker();
       default:
-        return new AdyaChecker(level);
+        return new CcChecker();
     }
   }
 

@@ -4,17 +4,36 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Which checks decide which levels: the one definition shared by {@code isowatch check} and the
- * streaming monitor.
+ * Which checks decide which levels: the one table, read by {@code isowatch check} (which checks it
+ * runs and how its report names them), by the batch checkers (which levels each accepts), by the
+ * streaming monitor's window checker (which incremental checkers it keeps) and by {@code
+ * docs/levels.md}.
  *
- * <p>Two vocabularies are kept apart ({@code docs/levels.md}): read committed, read atomic and
+ * <table>
+ *   <caption>The table ({@link #checks})</caption>
+ *   <tr><th>level</th><th>decided by</th><th>on</th></tr>
+ *   <tr><td>read uncommitted</td><td>Adya PL-1</td><td>every history</td></tr>
+ *   <tr><td>read committed</td><td>axiomatic; Adya PL-2</td><td>every history; list-append only</td></tr>
+ *   <tr><td>read atomic</td><td>axiomatic</td><td>every history</td></tr>
+ *   <tr><td>causal</td><td>axiomatic</td><td>every history</td></tr>
+ *   <tr><td>snapshot isolation</td><td>Adya PL-SI</td><td>every history</td></tr>
+ *   <tr><td>serializable</td><td>Adya PL-3</td><td>every history</td></tr>
+ * </table>
+ *
+ * <p>Two vocabularies share the ladder ({@code docs/levels.md}): read committed, read atomic and
  * causal consistency are checked axiomatically (Biswas &amp; Enea, OOPSLA 2019; AWDIT, PLDI 2025) on
  * any history; read uncommitted, snapshot isolation and serializable by Adya's phenomena (Adya, MIT
- * 1999, §4; Elle, VLDB 2020). On a list-append history read committed is also checked as Adya's PL-2,
- * since the two readings can differ.
+ * 1999, §4; Elle, VLDB 2020). On a list-append history read committed is also checked as Adya's
+ * PL-2, since the two readings can differ; the first check of a level is its <i>primary</i> one, whose
+ * report line carries the level's verdict ({@link LevelVerdicts}). The window checker keeps one
+ * incremental checker per axiomatic row and, once list-append operations appear, one Adya checker at
+ * serializable whose violations each name the weakest level they break, which covers every Adya row;
+ * on register-only histories it runs no Adya check (it would re-analyse the window per transaction).
  */
 public final class LevelPlan {
   /** The vocabulary a check speaks. */
@@ -48,9 +67,43 @@ public final class LevelPlan {
      * @return a new batch checker for this check
      */
     public Checker batch(boolean sessionOrder) {
-      return model == Model.AXIOMATIC ? Checkers.forLevel(level) : Checkers.adya(level, sessionOrder);
+      return model == Model.AXIOMATIC ? Checkers.axiomatic(level) : Checkers.adya(level, sessionOrder);
+    }
+
+    /**
+     * @return how reports name the check: the level, e.g. {@code causal}, qualified when it is not
+     *     the level's primary check ({@code read-committed (Adya PL-2)})
+     */
+    public String label() {
+      return primary(this) ? level.cliName() : level.cliName() + " (Adya PL-2)";
     }
   }
+
+  /**
+   * One row of the table.
+   *
+   * @param check the check
+   * @param listAppendOnly whether it runs only on histories with list-append operations
+   */
+  private record Row(Check check, boolean listAppendOnly) {}
+
+  /** The table, weakest level first; within a level the primary check first. */
+  private static final List<Row> TABLE = List.of(
+      // Adya 1999, §4.1: PL-1 forbids G0; on list-append the graph comes from the reads (Elle §4).
+      new Row(new Check(Model.ADYA, Level.READ_UNCOMMITTED), false),
+      // Biswas & Enea 2019, §3 (the read committed axiom), decided by AWDIT's saturation (§4).
+      new Row(new Check(Model.AXIOMATIC, Level.READ_COMMITTED), false),
+      // Adya 1999, §4.2: PL-2 (G1a, G1b, G1c); only list reads reveal the ww edges it needs.
+      new Row(new Check(Model.ADYA, Level.READ_COMMITTED), true),
+      // Biswas & Enea 2019, §3 (read atomic); AWDIT §5.
+      new Row(new Check(Model.AXIOMATIC, Level.READ_ATOMIC), false),
+      // Biswas & Enea 2019, §3 (causal consistency); AWDIT §6.
+      new Row(new Check(Model.AXIOMATIC, Level.CAUSAL), false),
+      // Adya 1999, §4.3 (PL-SI); Cerone & Gotsman, PODC 2016 (G-nonadjacent). UNKNOWN on registers
+      // whose version order the reads do not reveal.
+      new Row(new Check(Model.ADYA, Level.SNAPSHOT_ISOLATION), false),
+      // Adya 1999, §4.4 (PL-3).
+      new Row(new Check(Model.ADYA, Level.SERIALIZABLE), false));
 
   private LevelPlan() {}
 
@@ -58,26 +111,52 @@ public final class LevelPlan {
    * @param levels the requested levels, in order
    * @param listAppend whether the history has list-append operations (adds the PL-2 check of read
    *     committed)
-   * @return the checks to run, in order: each axiomatic level once (plus PL-2 after read committed
-   *     on list-append histories), each other level as an Adya check
+   * @return the checks to run, in order: each level's rows of the table, its primary check first
    */
   public static List<Check> checks(List<Level> levels, boolean listAppend) {
     List<Check> out = new ArrayList<>();
     for (Level level : levels) {
-      switch (level) {
-        case READ_COMMITTED:
-        case READ_ATOMIC:
-        case CAUSAL:
-          out.add(new Check(Model.AXIOMATIC, level));
-          if (level == Level.READ_COMMITTED && listAppend) {
-            out.add(new Check(Model.ADYA, level));
-          }
-          break;
-        default:
-          out.add(new Check(Model.ADYA, level));
+      for (Row row : TABLE) {
+        if (row.check().level() == level && (listAppend || !row.listAppendOnly())) {
+          out.add(row.check());
+        }
       }
     }
     return out;
+  }
+
+  /** @return whether {@code check} is the first row of its level, the one that names the level */
+  public static boolean primary(Check check) {
+    for (Row row : TABLE) {
+      if (row.check().level() == check.level()) {
+        return row.check().equals(check);
+      }
+    }
+    return false;
+  }
+
+  /** @return the levels {@code model} has a row for */
+  public static Set<Level> decidedBy(Model model) {
+    Set<Level> out = EnumSet.noneOf(Level.class);
+    for (Row row : TABLE) {
+      if (row.check().model() == model) {
+        out.add(row.check().level());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * @return {@code level} if {@code model} decides it
+   * @throws IllegalArgumentException naming the levels the model decides, if it does not
+   */
+  public static Level requireDecided(Model model, Level level) {
+    Set<Level> decided = decidedBy(model);
+    if (!decided.contains(level)) {
+      throw new IllegalArgumentException("the " + model.id() + " checks decide "
+          + decided.stream().map(Level::cliName).toList() + ", not " + level);
+    }
+    return level;
   }
 
   /** @return whether the history has an append or a list read */

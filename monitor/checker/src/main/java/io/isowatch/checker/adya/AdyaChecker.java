@@ -1,14 +1,13 @@
 package io.isowatch.checker.adya;
 
 import io.isowatch.checker.Checker;
+import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.witness.CheckResult;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * Adya's phenomena on list-append histories: decides read uncommitted (PL-1), read committed
@@ -33,17 +32,13 @@ import java.util.Set;
  * nothing else was found. Memory: primitive arrays, about 25 bytes per edge and 8 per operation.
  */
 public final class AdyaChecker implements Checker {
-  /** The levels this checker decides. */
-  public static final Set<Level> LEVELS = EnumSet.of(
-      Level.READ_UNCOMMITTED, Level.READ_COMMITTED, Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE);
-
   private final Level level;
   private final boolean sessionOrder;
 
   /**
    * A checker with session order in the graph (Elle's strong-session levels).
    *
-   * @param level one of {@link #LEVELS}
+   * @param level a level {@link LevelPlan#decidedBy} the Adya model
    * @throws IllegalArgumentException for read atomic or causal consistency
    */
   public AdyaChecker(Level level) {
@@ -51,22 +46,14 @@ public final class AdyaChecker implements Checker {
   }
 
   /**
-   * @param level one of {@link #LEVELS}
+   * @param level a level {@link LevelPlan#decidedBy} the Adya model
    * @param sessionOrder whether {@code so} edges are part of the graph; false checks the plain Adya
    *     levels ({@code --no-session-order})
    * @throws IllegalArgumentException for read atomic or causal consistency
    */
   public AdyaChecker(Level level, boolean sessionOrder) {
-    this.level = requireDecided(level);
+    this.level = LevelPlan.requireDecided(LevelPlan.Model.ADYA, level);
     this.sessionOrder = sessionOrder;
-  }
-
-  static Level requireDecided(Level level) {
-    if (!LEVELS.contains(level)) {
-      throw new IllegalArgumentException("the Adya checker decides read-uncommitted, read-committed,"
-          + " snapshot-isolation and serializable, not " + level);
-    }
-    return level;
   }
 
   @Override

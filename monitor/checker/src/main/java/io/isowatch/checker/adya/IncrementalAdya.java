@@ -1,5 +1,6 @@
 package io.isowatch.checker.adya;
 
+import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Violation;
@@ -30,13 +31,13 @@ public final class IncrementalAdya {
 
   /**
    * @param history the shared history transactions are appended to; read, never written
-   * @param level one of {@link AdyaChecker#LEVELS}
+   * @param level a level {@link LevelPlan#decidedBy} the Adya model
    * @param sessionOrder whether {@code so} edges are part of the graph
    * @throws IllegalArgumentException for another level
    */
   public IncrementalAdya(History history, Level level, boolean sessionOrder) {
     this.history = history;
-    this.level = AdyaChecker.requireDecided(level);
+    this.level = LevelPlan.requireDecided(LevelPlan.Model.ADYA, level);
     this.sessionOrder = sessionOrder;
   }
 

@@ -151,7 +151,11 @@ final class ReadAnomalies {
   /**
    * Internal consistency (Elle §4; Cerone, Bernardi &amp; Gotsman, CONCUR 2015, INT): the read must
    * equal the transaction's previous read of the key followed by its appends since, or, with no
-   * previous read, end with its appends so far.
+   * previous read, end with its appends so far. A read that does not end with the appends since is
+   * {@link Anomaly#INTERNAL} (it disagrees with its own writes); one that ends with them but whose
+   * rest differs from the previous read is a {@link Anomaly#NON_REPEATABLE_READ} (the key changed
+   * under it between two of its reads). Witness: the read, then the previous read if any, then the
+   * appends since, in program order.
    */
   private void internal(int t, int r, int k, int n) {
     IntArrayList appends = new IntArrayList(0);
@@ -170,31 +174,30 @@ final class ReadAnomalies {
     if (prev == -2 || (prev < 0 && appends.isEmpty())) {
       return;
     }
-    LongArrayList expected = new LongArrayList();
-    if (prev >= 0) {
-      for (int i = 0, m = h.listLength(prev); i < m; i++) {
-        expected.add(h.listElement(prev, i));
+    int m = appends.size();
+    boolean ownWrites = n >= m;
+    for (int i = 0; ownWrites && i < m; i++) {
+      ownWrites = h.listElement(r, n - m + i) == h.opValue(appends.getInt(m - 1 - i));
+    }
+    boolean repeated = true;
+    if (ownWrites && prev >= 0) {
+      repeated = n - m == h.listLength(prev);
+      for (int i = 0; repeated && i < n - m; i++) {
+        repeated = h.listElement(r, i) == h.listElement(prev, i);
       }
+    }
+    if (ownWrites && repeated) {
+      return;
+    }
+    List<Integer> ops = new ArrayList<>();
+    ops.add(r);
+    if (prev >= 0) {
+      ops.add(prev);
     }
     for (int i = appends.size() - 1; i >= 0; i--) {
-      expected.add(h.opValue(appends.getInt(i)));
+      ops.add(appends.getInt(i));
     }
-    int m = expected.size();
-    boolean ok = prev >= 0 ? n == m : n >= m;
-    for (int i = 0; ok && i < m; i++) {
-      ok = h.listElement(r, n - m + i) == expected.getLong(i);
-    }
-    if (!ok) {
-      List<Integer> ops = new ArrayList<>();
-      ops.add(r);
-      if (prev >= 0) {
-        ops.add(prev);
-      }
-      for (int i = appends.size() - 1; i >= 0; i--) {
-        ops.add(appends.getInt(i));
-      }
-      report(Anomaly.INTERNAL, List.of(t), ops);
-    }
+    report(ownWrites ? Anomaly.NON_REPEATABLE_READ : Anomaly.INTERNAL, List.of(t), ops);
   }
 
   /** Future read: the read holds an element its own transaction appends only later. */

@@ -13,8 +13,10 @@ import java.util.List;
  * The anomalies of one committed register read that need no version order (Adya, MIT 1999, §3 for
  * G1a and G1b; Elle, VLDB 2020, §5, for internal consistency on registers): thin-air read (a value
  * nobody wrote), aborted read (G1a), intermediate read (G1b: a value its writer overwrote before it
- * committed), internal inconsistency (the read differs from the value its own transaction last read
- * or wrote for the key) and future read (a value its own transaction writes only later).
+ * committed), internal inconsistency (the read differs from the value its own transaction last
+ * wrote for the key), non-repeatable read (it differs from the value its own transaction last read
+ * for the key, with no write of the key between) and future read (a value its own transaction
+ * writes only later).
  *
  * <p>Each witness lists the read first, then the operations that show the anomaly. Cost: O(k) per
  * read in a transaction of k operations (the search back for its previous operation on the key).
@@ -45,7 +47,8 @@ final class RegisterReads {
     }
     int prev = previous(h, t, r);
     if (prev >= 0 && h.opValue(prev) != History.UNKNOWN_VALUE && h.opValue(prev) != v) {
-      report(out, Anomaly.INTERNAL, List.of(t), List.of(r, prev));
+      report(out, h.opKind(prev) == OpKind.WRITE ? Anomaly.INTERNAL : Anomaly.NON_REPEATABLE_READ, List.of(t),
+          List.of(r, prev));
     }
     if (writer == t && w > r) {
       report(out, Anomaly.FUTURE_READ, List.of(t), List.of(r, w));

@@ -1,6 +1,7 @@
 package io.isowatch.checker.awdit;
 
 import io.isowatch.checker.Checker;
+import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.graph.Digraph;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
@@ -26,18 +27,7 @@ public class AwditChecker implements Checker {
    * @throws IllegalArgumentException for any other level
    */
   public AwditChecker(Level level) {
-    this.level = requireDecided(level);
-  }
-
-  /**
-   * @return {@code level} if AWDIT decides it
-   * @throws IllegalArgumentException if it is not read committed, read atomic or causal
-   */
-  static Level requireDecided(Level level) {
-    if (level != Level.READ_COMMITTED && level != Level.READ_ATOMIC && level != Level.CAUSAL) {
-      throw new IllegalArgumentException("AWDIT decides read-committed, read-atomic and causal, not " + level);
-    }
-    return level;
+    this.level = LevelPlan.requireDecided(LevelPlan.Model.AXIOMATIC, level);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.isowatch.checker.awdit;
 
+import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.graph.DynamicOrder;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
@@ -43,7 +44,7 @@ public final class IncrementalChecker {
    */
   public IncrementalChecker(History history, Level level) {
     this.history = history;
-    scheduler = new Scheduler(history, AwditChecker.requireDecided(level), this::edge, pending);
+    scheduler = new Scheduler(history, LevelPlan.requireDecided(LevelPlan.Model.AXIOMATIC, level), this::edge, pending);
   }
 
   /**

@@ -22,7 +22,12 @@ public enum Anomaly {
   NOT_MY_LAST_WRITE("not-my-last-write"),
   /** G1b: a read of a value another transaction overwrote before it committed. */
   INTERMEDIATE_READ("G1b"),
-  /** A transaction read one key from two different transactions (fractured for read atomic). */
+  /**
+   * A transaction read one key twice with different results and no write of its own to the key
+   * between: from two different writers, or (list-append) two lists that differ by more than its
+   * own appends between. Fractured for read atomic; Adya's P2 / Elle's {@code :internal} when the
+   * earlier operation is a read.
+   */
   NON_REPEATABLE_READ("non-repeatable-read"),
   /**
    * No commit order satisfies the level's axiom: {@code so ∪ wr ∪ co'} has a cycle, where {@code
@@ -46,7 +51,12 @@ public enum Anomaly {
   INCOMPATIBLE_ORDER("incompatible-order"),
   /** A list read that holds the same element twice. */
   DUPLICATE_ELEMENTS("duplicate-elements"),
-  /** A read that disagrees with its own transaction's earlier reads or appends. */
+  /**
+   * A read that disagrees with its own transaction's earlier write of the key: a register read of
+   * another value than its last write, or a list read that does not end with the appends the
+   * transaction made since its last read of the key (Elle's {@code :internal} when the earlier
+   * operation is a write).
+   */
   INTERNAL("internal"),
   /** A committed write over a version written by an aborted transaction. */
   DIRTY_UPDATE("dirty-update");

@@ -48,10 +48,7 @@ final class AnomalySentences {
       case INTERMEDIATE_READ:
         return ops.size() < 2 ? fallback(anomaly, w) : intermediate(t, read, ops.get(1));
       case NON_REPEATABLE_READ:
-        return ops.size() < 2 ? fallback(anomaly, w)
-            : t + " read " + r.keyRef(h.opKey(read)) + " twice with different results: "
-                + seen(read) + " from " + writer(read) + ", then " + seen(ops.get(1)) + " from "
-                + writer(ops.get(1));
+        return ops.size() < 2 ? fallback(anomaly, w) : nonRepeatable(t, ops);
       case INCOMPATIBLE_ORDER:
         return ops.size() < 2 ? fallback(anomaly, w)
             : t + " read " + seen(read) + " and " + r.txnName(h.opTxn(ops.get(1))) + " read "
@@ -59,8 +56,7 @@ final class AnomalySentences {
       case DUPLICATE_ELEMENTS:
         return t + " read " + seen(read) + ", which holds an element twice";
       case INTERNAL:
-        return t + " read " + seen(read) + ", which disagrees with its own earlier operations on "
-            + r.keyRef(h.opKey(read));
+        return ops.size() < 2 ? fallback(anomaly, w) : internal(t, read, ops);
       case LOST_UPDATE:
         return lostUpdate(w);
       case DIRTY_UPDATE:
@@ -79,7 +75,47 @@ final class AnomalySentences {
     if (h.opKind(read) == OpKind.READ && h.opValue(read) == History.NIL) {
       return t + " read " + seen(read) + " after its own " + own;
     }
+    if (h.opKind(read) == OpKind.READ_LIST && h.listKnown(read) && h.listLength(read) == 0) {
+      return t + " read " + seen(read) + ", the initial state, after its own " + own;
+    }
     return t + " read " + seen(read) + " from " + writer(read) + " after its own " + own;
+  }
+
+  /**
+   * Two reads of one key, earlier first whatever the witness order: register reads name their
+   * writers; list reads that differ by more than the reader's own appends between name those.
+   */
+  private String nonRepeatable(String t, List<Integer> ops) {
+    int first = Math.min(ops.get(0), ops.get(1));
+    int second = Math.max(ops.get(0), ops.get(1));
+    String key = r.keyRef(h.opKey(first));
+    if (h.opKind(first) == OpKind.READ_LIST) {
+      String own = ops.size() > 2 ? ", which its own appends between (" + operations(ops.subList(2, ops.size()))
+          + ") do not explain" : "";
+      return t + " read " + key + " twice with different results: " + seen(first) + ", then " + seen(second) + own;
+    }
+    return t + " read " + key + " twice with different results: " + seen(first) + " from " + writer(first)
+        + ", then " + seen(second) + " from " + writer(second);
+  }
+
+  /** A read that disagrees with its own transaction's earlier write (register) or appends (list). */
+  private String internal(String t, int read, List<Integer> ops) {
+    int earlier = ops.get(1);
+    if (h.opKind(earlier) == OpKind.READ_LIST) {
+      return t + " read " + seen(read) + ", which disagrees with its own earlier read " + r.operation(earlier)
+          + (ops.size() > 2 ? " followed by its own writes " + operations(ops.subList(2, ops.size())) : "");
+    }
+    return t + " read " + seen(read) + ", which disagrees with its own earlier "
+        + (ops.size() > 2 ? "writes " : "write ") + operations(ops.subList(1, ops.size()));
+  }
+
+  /** @return the operations as the report writes them, separated by spaces: {@code append(x,3) append(x,4)} */
+  private String operations(List<Integer> ops) {
+    StringBuilder sb = new StringBuilder();
+    for (int op : ops) {
+      sb.append(sb.length() == 0 ? "" : " ").append(r.operation(op));
+    }
+    return sb.toString();
   }
 
   private String intermediate(String t, int read, int write) {
@@ -114,9 +150,16 @@ final class AnomalySentences {
     return r.readValue(h.opKey(read), h.opValue(read));
   }
 
-  /** @return the transaction whose write a register read returned, {@code T_init} for the initial value */
+  /**
+   * @return the transaction whose write a read returned (for a list read, the append of its last
+   *     element), {@code T_init} for the initial value or an empty list
+   */
   private String writer(int read) {
     long v = h.opValue(read);
+    if (h.opKind(read) == OpKind.READ_LIST) {
+      int n = h.listKnown(read) ? h.listLength(read) : -1;
+      v = n < 0 ? History.UNKNOWN_VALUE : n == 0 ? History.NIL : h.listElement(read, n - 1);
+    }
     if (v == History.NIL) {
       return WitnessRenderer.INIT_NAME;
     }

@@ -125,7 +125,9 @@ public final class WitnessRenderer {
     String to = txnName(e.to());
     switch (e.because()) {
       case SESSION_ORDER:
-        return from + " precedes " + to + " in session " + sessionOf(e.to());
+        return e.from() == Witness.INIT
+            ? from + ", the initial state, precedes " + to + " as it precedes every transaction"
+            : from + " precedes " + to + " in session " + sessionOf(e.to());
       case READS_FROM:
         return appended(e.key(), e.value())
             ? to + " read " + from + "'s append of " + value(e.value()) + " to " + keyRef(e.key())
@@ -277,7 +279,8 @@ public final class WitnessRenderer {
     int n = w.edges().size();
     int inferred = w.inferredEdges();
     return "cycle " + chain + " (" + n + (n == 1 ? " edge" : " edges")
-        + (inferred > 0 ? ", " + inferred + " inferred commit order" : "") + ")";
+        + (inferred > 0 ? ", " + inferred + (inferred == 1 ? " inferred commit order" : " inferred commit orders") : "")
+        + ")";
   }
 
   /**

@@ -55,9 +55,9 @@ class IncrementalAdyaTest {
         "s3 T3: r x [1]",
         "s4 T4: r x [2]",
         "s5 T5: r x [1 2]");
-    Violation first = new Violation(Anomaly.INCOMPATIBLE_ORDER, Level.READ_UNCOMMITTED,
+    Violation first = new Violation(Anomaly.INCOMPATIBLE_ORDER, Level.READ_COMMITTED,
         new Witness(List.of(3, 2), List.of(3, 2), List.of()));
-    assertThat(stream(text, Level.READ_UNCOMMITTED))
+    assertThat(stream(text, Level.READ_COMMITTED))
         .containsExactly(List.of(), List.of(), List.of(), List.of(first), List.of(), List.of());
   }
 }

@@ -160,12 +160,13 @@ class RegisterPhenomenaTest {
     assertThat(check("s1 T1: w x 1, w x 2\ns2 T2: r x 1", Level.READ_COMMITTED)).isEqualTo(
         result(Level.READ_COMMITTED, Verdict.VIOLATED,
             violation(Anomaly.INTERMEDIATE_READ, Level.READ_COMMITTED, List.of(1, 0), List.of(2, 0, 1))));
-    assertThat(check("s1 T1: w x 1, r x _", Level.READ_UNCOMMITTED)).isEqualTo(
-        result(Level.READ_UNCOMMITTED, Verdict.VIOLATED,
-            violation(Anomaly.INTERNAL, Level.READ_UNCOMMITTED, List.of(0), List.of(1, 0))));
-    assertThat(check("s1 T1: w x 1\ns2 T2: r x 1, r x _", Level.READ_UNCOMMITTED)).isEqualTo(
-        result(Level.READ_UNCOMMITTED, Verdict.VIOLATED,
-            violation(Anomaly.INTERNAL, Level.READ_UNCOMMITTED, List.of(1), List.of(2, 1))));
+    assertThat(check("s1 T1: w x 1, r x _", Level.READ_COMMITTED)).isEqualTo(
+        result(Level.READ_COMMITTED, Verdict.VIOLATED,
+            violation(Anomaly.INTERNAL, Level.READ_COMMITTED, List.of(0), List.of(1, 0))));
+    assertThat(check("s1 T1: w x 1\ns2 T2: r x 1, r x _", Level.READ_COMMITTED)).isEqualTo(
+        result(Level.READ_COMMITTED, Verdict.CONSISTENT));
+    assertThat(check("s1 T1: w x 1\ns2 T2: r x 1, r x _", Level.SERIALIZABLE).violations()).contains(
+        violation(Anomaly.NON_REPEATABLE_READ, Level.READ_ATOMIC, List.of(1), List.of(2, 1)));
     assertThat(check("s1 T1: r x 1, w x 1", Level.READ_COMMITTED)).isEqualTo(
         result(Level.READ_COMMITTED, Verdict.VIOLATED,
             violation(Anomaly.FUTURE_READ, Level.READ_COMMITTED, List.of(0), List.of(0, 1))));

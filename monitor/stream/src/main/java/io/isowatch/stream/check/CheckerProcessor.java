@@ -1,5 +1,6 @@
 package io.isowatch.stream.check;
 
+import io.isowatch.checker.LevelVerdicts;
 import io.isowatch.checker.finding.Finding;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.window.RejectedTransactionException;
@@ -46,8 +47,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       record's topic, partition and offset ({@link ProcessorContext#recordMetadata()}) and the
  *       reason, counted by {@link MonitorMetrics#deadLetter}.
  *   <li>Output: a {@link io.isowatch.schemas.Violation} keyed by historyId for each new violation
- *       whose weakest level broken is at most the expected level; others are counted by {@link
- *       MonitorMetrics#strongerLevelOnly}. The id is the checker's stable id; {@code detectedAt} is
+ *       that breaks the expected level ({@link LevelVerdicts#breaks}: its weakest level broken is
+ *       at most the expected level, the rule {@code isowatch check}'s verdict per level reads, so a
+ *       violation of a weaker level counts against every stronger expected level); others are
+ *       counted by {@link MonitorMetrics#strongerLevelOnly}. The id is the checker's stable id; {@code detectedAt} is
  *       the input record's timestamp, or for a read released by a watermark the low watermark (event
  *       time, never the wall clock), so the
  *       output is a function of the input. Each carries the header {@link
@@ -251,7 +254,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     long detectedAt = timestampMillis * 1000;
     for (WindowViolation v : o.violations()) {
       Finding f = v.finding();
-      if (!expected.atLeast(f.level())) {
+      if (!LevelVerdicts.breaks(f.level(), expected)) {
         metrics.strongerLevelOnly(f.level().cliName(), f.anomaly().id());
         continue;
       }
