@@ -26,13 +26,17 @@ class LadderVerdictsTest {
     Path file = write("nrr.plume.txt", "w(1,1,0,1)\nr(1,0,1,2)\nr(1,0,1,2)\nr(1,1,1,2)\n");
     CliRun run = CliRun.of("check", "--level", "all", file.toString());
     assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
-    assertThat(run.firstLines(9)).containsExactly(
+    String nrr = "VIOLATED because read-atomic is: T2 read key 1 twice with different results: key 1 = init"
+        + " from T_init, then key 1 = 1 from T1";
+    assertThat(run.firstLines(11)).containsExactly(
         "read-uncommitted: CONSISTENT",
         "read-committed: CONSISTENT",
         "read-atomic: VIOLATED (2 violations)",
         "causal: VIOLATED (2 violations)",
         "snapshot-isolation: VIOLATED (2 violations)",
+        "snapshot-isolation (polygraph): " + nrr,
         "serializable: VIOLATED (2 violations)",
+        "serializable (polygraph): " + nrr,
         "ladder: strongest level satisfied: read-committed; weakest level broken: read-atomic",
         "",
         "[read-atomic, causal] violation 1 of 4: non-repeatable-read (weakest level broken: read-atomic)");
@@ -49,19 +53,26 @@ class LadderVerdictsTest {
         "w(1,1,0,1)\nw(1,2,0,2)\nr(1,2,1,3)\nw(2,3,1,3)\nr(2,3,2,4)\nr(1,1,2,4)\n");
     CliRun run = CliRun.of("check", "--level", "all", file.toString());
     assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
-    assertThat(run.firstLines(7)).containsExactly(
+    assertThat(run.firstLines(9)).containsExactly(
         "read-uncommitted: CONSISTENT",
         "read-committed: CONSISTENT",
         "read-atomic: CONSISTENT",
         "causal: VIOLATED (1 violation)",
         "snapshot-isolation: VIOLATED because causal is: cycle T1 -> T2 -> T1 (2 edges, 1 inferred commit order)",
+        "snapshot-isolation (polygraph): VIOLATED (1 violation)",
         "serializable: VIOLATED because causal is: cycle T1 -> T2 -> T1 (2 edges, 1 inferred commit order)",
+        "serializable (polygraph): VIOLATED (1 violation)",
         "ladder: strongest level satisfied: read-atomic; weakest level broken: causal");
+    // the polygraph shows it too, by the two orders of T1's and T2's writes of key 1
+    assertThat(run.out()).contains("[snapshot-isolation (polygraph), serializable (polygraph)] violation 2 of 2:"
+        + " G-single (weakest level broken: snapshot-isolation)\n"
+        + "  no order of the writes of T1 and T2 avoids a cycle (2 cases)\n");
     // the weaker levels' checks run unreported: causal's violation still decides snapshot isolation
     CliRun only = CliRun.of("check", "--level", "snapshot-isolation", file.toString());
     assertThat(only.exitCode()).isEqualTo(ExitCode.VIOLATION);
-    assertThat(only.firstLines(2)).containsExactly("snapshot-isolation: VIOLATED because causal is: cycle"
-        + " T1 -> T2 -> T1 (2 edges, 1 inferred commit order)", "");
+    assertThat(only.firstLines(3)).containsExactly("snapshot-isolation: VIOLATED because causal is: cycle"
+        + " T1 -> T2 -> T1 (2 edges, 1 inferred commit order)", "snapshot-isolation (polygraph): VIOLATED (1 violation)",
+        "");
     assertThat(only.out()).doesNotContain("[causal]");
   }
 

@@ -5,6 +5,7 @@ import io.isowatch.checker.awdit.CcChecker;
 import io.isowatch.checker.awdit.RaChecker;
 import io.isowatch.checker.awdit.RcChecker;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.polygraph.PolygraphChecker;
 import java.util.List;
 
 /**
@@ -14,7 +15,8 @@ import java.util.List;
  * serializable are Adya's PL-1, PL-SI and PL-3 (Adya, MIT 1999), decided on the dependency graph
  * that list-append reads reveal (Elle). Adya's PL-2 reading of read committed is {@link
  * #adya(Level, boolean)} with {@link Level#READ_COMMITTED}; {@code docs/levels.md} says where the two
- * readings differ.
+ * readings differ. On register histories snapshot isolation and serializable are also decided by
+ * {@link #polygraph}.
  */
 public final class Checkers {
   private Checkers() {}
@@ -53,5 +55,17 @@ public final class Checkers {
    */
   public static Checker adya(Level level, boolean sessionOrder) {
     return new AdyaChecker(level, sessionOrder);
+  }
+
+  /**
+   * @param level snapshot isolation or serializable
+   * @param sessionOrder whether a session's transactions commit in its order (strong session
+   *     variants, the default) or not
+   * @return the polygraph checker for the level, with the default budgets
+   * @throws IllegalArgumentException for any other level
+   */
+  public static Checker polygraph(Level level, boolean sessionOrder) {
+    return new PolygraphChecker(LevelPlan.requireDecided(LevelPlan.Model.POLYGRAPH, level), sessionOrder,
+        PolygraphChecker.DEFAULT_MAX_CONFLICTS, PolygraphChecker.DEFAULT_MAX_CONSTRAINT_EDGES);
   }
 }

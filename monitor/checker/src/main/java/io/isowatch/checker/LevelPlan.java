@@ -21,15 +21,19 @@ import java.util.Set;
  *   <tr><td>read committed</td><td>axiomatic; Adya PL-2</td><td>every history; list-append only</td></tr>
  *   <tr><td>read atomic</td><td>axiomatic</td><td>every history</td></tr>
  *   <tr><td>causal</td><td>axiomatic</td><td>every history</td></tr>
- *   <tr><td>snapshot isolation</td><td>Adya PL-SI</td><td>every history</td></tr>
- *   <tr><td>serializable</td><td>Adya PL-3</td><td>every history</td></tr>
+ *   <tr><td>snapshot isolation</td><td>Adya PL-SI; polygraph</td><td>every history; register only</td></tr>
+ *   <tr><td>serializable</td><td>Adya PL-3; polygraph</td><td>every history; register only</td></tr>
  * </table>
  *
  * <p>Two vocabularies share the ladder ({@code docs/levels.md}): read committed, read atomic and
  * causal consistency are checked axiomatically (Biswas &amp; Enea, OOPSLA 2019; AWDIT, PLDI 2025) on
  * any history; read uncommitted, snapshot isolation and serializable by Adya's phenomena (Adya, MIT
  * 1999, §4; Elle, VLDB 2020). On a list-append history read committed is also checked as Adya's
- * PL-2, since the two readings can differ; the first check of a level is its <i>primary</i> one, whose
+ * PL-2, since the two readings can differ. On a register-only history, whose reads reveal only part
+ * of the version order, snapshot isolation and serializable are also decided by the polygraph
+ * solver ({@link io.isowatch.checker.polygraph.PolygraphChecker}: PolySI, VLDB 2023; Cobra, OSDI
+ * 2020), which searches the orders the reads leave open. The first check of a level is its
+ * <i>primary</i> one, whose
  * report line carries the level's verdict ({@link LevelVerdicts}). The window checker keeps one
  * incremental checker per axiomatic row and, once list-append operations appear, one Adya checker at
  * serializable whose violations each name the weakest level they break, which covers every Adya row;
@@ -41,7 +45,9 @@ public final class LevelPlan {
     /** Saturation-based axiomatic check (AWDIT). */
     AXIOMATIC("axiomatic"),
     /** Adya's phenomena on the dependency graph. */
-    ADYA("adya");
+    ADYA("adya"),
+    /** A search over the version orders of register keys (the polygraph solver). */
+    POLYGRAPH("polygraph");
 
     private final String id;
 
@@ -67,7 +73,11 @@ public final class LevelPlan {
      * @return a new batch checker for this check
      */
     public Checker batch(boolean sessionOrder) {
-      return model == Model.AXIOMATIC ? Checkers.axiomatic(level) : Checkers.adya(level, sessionOrder);
+      return switch (model) {
+        case AXIOMATIC -> Checkers.axiomatic(level);
+        case ADYA -> Checkers.adya(level, sessionOrder);
+        case POLYGRAPH -> Checkers.polygraph(level, sessionOrder);
+      };
     }
 
     /**
@@ -75,49 +85,71 @@ public final class LevelPlan {
      *     the level's primary check ({@code read-committed (Adya PL-2)})
      */
     public String label() {
-      return primary(this) ? level.cliName() : level.cliName() + " (Adya PL-2)";
+      if (primary(this)) {
+        return level.cliName();
+      }
+      return level.cliName() + (model == Model.POLYGRAPH ? " (polygraph)" : " (Adya PL-2)");
     }
+  }
+
+  /** Which histories a row's check runs on. */
+  private enum Runs {
+    /** Every history. */
+    EVERY,
+    /** Histories with list-append operations. */
+    LIST_APPEND,
+    /** Histories with no list-append operation. */
+    REGISTER
   }
 
   /**
    * One row of the table.
    *
    * @param check the check
-   * @param listAppendOnly whether it runs only on histories with list-append operations
+   * @param runs which histories it runs on
    */
-  private record Row(Check check, boolean listAppendOnly) {}
+  private record Row(Check check, Runs runs) {
+    boolean runsOn(boolean listAppend) {
+      return runs == Runs.EVERY || (runs == Runs.LIST_APPEND) == listAppend;
+    }
+  }
 
   /** The table, weakest level first; within a level the primary check first. */
   private static final List<Row> TABLE = List.of(
       // Adya 1999, §4.1: PL-1 forbids G0; on list-append the graph comes from the reads (Elle §4).
-      new Row(new Check(Model.ADYA, Level.READ_UNCOMMITTED), false),
+      new Row(new Check(Model.ADYA, Level.READ_UNCOMMITTED), Runs.EVERY),
       // Biswas & Enea 2019, §3 (the read committed axiom), decided by AWDIT's saturation (§4).
-      new Row(new Check(Model.AXIOMATIC, Level.READ_COMMITTED), false),
+      new Row(new Check(Model.AXIOMATIC, Level.READ_COMMITTED), Runs.EVERY),
       // Adya 1999, §4.2: PL-2 (G1a, G1b, G1c); only list reads reveal the ww edges it needs.
-      new Row(new Check(Model.ADYA, Level.READ_COMMITTED), true),
+      new Row(new Check(Model.ADYA, Level.READ_COMMITTED), Runs.LIST_APPEND),
       // Biswas & Enea 2019, §3 (read atomic); AWDIT §5.
-      new Row(new Check(Model.AXIOMATIC, Level.READ_ATOMIC), false),
+      new Row(new Check(Model.AXIOMATIC, Level.READ_ATOMIC), Runs.EVERY),
       // Biswas & Enea 2019, §3 (causal consistency); AWDIT §6.
-      new Row(new Check(Model.AXIOMATIC, Level.CAUSAL), false),
+      new Row(new Check(Model.AXIOMATIC, Level.CAUSAL), Runs.EVERY),
       // Adya 1999, §4.3 (PL-SI); Cerone & Gotsman, PODC 2016 (G-nonadjacent). UNKNOWN on registers
       // whose version order the reads do not reveal.
-      new Row(new Check(Model.ADYA, Level.SNAPSHOT_ISOLATION), false),
+      new Row(new Check(Model.ADYA, Level.SNAPSHOT_ISOLATION), Runs.EVERY),
+      // PolySI (Huang et al., VLDB 2023, §3-4): some version order makes (so ∪ wr ∪ ww) ; rw? acyclic
+      // (Cerone & Gotsman, PODC 2016, Theorem 9); decided where Adya's leaves it unknown.
+      new Row(new Check(Model.POLYGRAPH, Level.SNAPSHOT_ISOLATION), Runs.REGISTER),
       // Adya 1999, §4.4 (PL-3).
-      new Row(new Check(Model.ADYA, Level.SERIALIZABLE), false));
+      new Row(new Check(Model.ADYA, Level.SERIALIZABLE), Runs.EVERY),
+      // Cobra (Tan et al., OSDI 2020, §3): some version order makes so ∪ wr ∪ ww ∪ rw acyclic.
+      new Row(new Check(Model.POLYGRAPH, Level.SERIALIZABLE), Runs.REGISTER));
 
   private LevelPlan() {}
 
   /**
    * @param levels the requested levels, in order
    * @param listAppend whether the history has list-append operations (adds the PL-2 check of read
-   *     committed)
+   *     committed; without, the polygraph checks of snapshot isolation and serializable)
    * @return the checks to run, in order: each level's rows of the table, its primary check first
    */
   public static List<Check> checks(List<Level> levels, boolean listAppend) {
     List<Check> out = new ArrayList<>();
     for (Level level : levels) {
       for (Row row : TABLE) {
-        if (row.check().level() == level && (listAppend || !row.listAppendOnly())) {
+        if (row.check().level() == level && row.runsOn(listAppend)) {
           out.add(row.check());
         }
       }

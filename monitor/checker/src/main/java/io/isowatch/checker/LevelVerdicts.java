@@ -21,8 +21,10 @@ import java.util.Map;
  *       violation whose weakest level broken ({@link Violation#weakestLevelBroken()}) is at most
  *       the level: a witness that breaks read committed breaks every stronger level too. So a
  *       violated level makes every stronger level checked violated.
- *   <li>Otherwise it is {@link Verdict#CONSISTENT} when every check of the level found nothing, or
- *       when its checks could not decide but a stronger level checked is consistent (a history
+ *   <li>Otherwise it is {@link Verdict#CONSISTENT} when some check of the level decided it and
+ *       found nothing (a check that could not decide, such as Adya's on a register history whose
+ *       reads leave the version order open, does not keep the polygraph's decision from counting),
+ *       or when its checks could not decide but a stronger level checked is consistent (a history
  *       serializable with session order is snapshot isolated, causal, ...).
  *   <li>Otherwise it is {@link Verdict#UNKNOWN}, with the reason its checks gave.
  * </ul>
@@ -179,7 +181,7 @@ public final class LevelVerdicts {
   /** @return the verdict of {@code level} from its own checks and the violations found by all */
   private static LevelVerdict decide(Level level, List<LevelPlan.Check> checks, List<CheckResult> results,
       boolean sessionOrder) {
-    boolean consistent = true;
+    boolean decided = false;
     String reason = null;
     for (int i = 0; i < checks.size(); i++) {
       if (checks.get(i).level() != level) {
@@ -189,8 +191,8 @@ public final class LevelVerdicts {
       if (r.verdict() == Verdict.VIOLATED && isFirstOfLevel(checks, i)) {
         return new LevelVerdict(level, Verdict.VIOLATED, null, null);
       }
+      decided |= r.verdict() == Verdict.CONSISTENT;
       if (r.verdict() == Verdict.UNKNOWN && reason == null) {
-        consistent = false;
         reason = r.reason();
       }
     }
@@ -198,7 +200,7 @@ public final class LevelVerdicts {
     if (cause != null) {
       return new LevelVerdict(level, Verdict.VIOLATED, cause, null);
     }
-    return consistent ? new LevelVerdict(level, Verdict.CONSISTENT, null, null)
+    return decided ? new LevelVerdict(level, Verdict.CONSISTENT, null, null)
         : new LevelVerdict(level, Verdict.UNKNOWN, null, reason);
   }
 

@@ -108,7 +108,8 @@ class LevelVerdictsTest {
   @Test
   void supportingChecksOfWeakerLevelsCountButAreNotReported() {
     assertThat(LevelVerdicts.supporting(List.of(Level.SERIALIZABLE), false)).containsExactly(
-        new LevelPlan.Check(LevelPlan.Model.ADYA, Level.READ_UNCOMMITTED), RC, RA, CC, SI);
+        new LevelPlan.Check(LevelPlan.Model.ADYA, Level.READ_UNCOMMITTED), RC, RA, CC, SI,
+        new LevelPlan.Check(LevelPlan.Model.POLYGRAPH, Level.SNAPSHOT_ISOLATION));
     assertThat(LevelVerdicts.supporting(List.of(Level.READ_COMMITTED, Level.CAUSAL), true))
         .containsExactly(new LevelPlan.Check(LevelPlan.Model.ADYA, Level.READ_UNCOMMITTED), RA);
     LevelVerdicts v = LevelVerdicts.of(List.of(SER), List.of(unknown(Level.SERIALIZABLE)),
