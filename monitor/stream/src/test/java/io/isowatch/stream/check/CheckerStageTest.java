@@ -178,7 +178,7 @@ class CheckerStageTest {
           + "\"edges\": [{\"fromTxnId\": \"T1\", \"toTxnId\": \"T2\", \"type\": \"RW\", \"key\": \"y\", \"value\": 1, "
           + "\"explanation\": \"T1 read y = [] and so did not see T2's append of 1\"}, "
           + "{\"fromTxnId\": \"T2\", \"toTxnId\": \"T1\", \"type\": \"RW\", \"key\": \"x\", \"value\": 1, "
-          + "\"explanation\": \"T2 read x = [] and so did not see T1's append of 1\"}], \"support\": []}, "
+          + "\"explanation\": \"T2 read x = [] and so did not see T1's append of 1\"}], \"support\": [], \"cases\": []}, "
           + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:11Z\", \"transactions\": 2}, "
           + "\"summary\": \"cycle T1 -> T2 -> T1 (2 edges)\"}");
       assertThat(run.dlq.isEmpty()).isTrue();
@@ -215,7 +215,7 @@ class CheckerStageTest {
       + "{\"kind\": \"APPEND\", \"key\": \"y\", \"value\": 1}, {\"kind\": \"READ\", \"key\": \"x\", \"value\": [1]}]}], "
       + "\"edges\": [{\"fromTxnId\": \"T1\", \"toTxnId\": \"T2\", \"type\": \"WR\", \"key\": \"x\", \"value\": 1, "
       + "\"explanation\": \"T2 read T1's append of 1 to x\"}, {\"fromTxnId\": \"T2\", \"toTxnId\": \"T1\", "
-      + "\"type\": \"WR\", \"key\": \"y\", \"value\": 1, \"explanation\": \"T1 read T2's append of 1 to y\"}], \"support\": []}, "
+      + "\"type\": \"WR\", \"key\": \"y\", \"value\": 1, \"explanation\": \"T1 read T2's append of 1 to y\"}], \"support\": [], \"cases\": []}, "
       + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:11Z\", \"transactions\": 2}, "
       + "\"summary\": \"cycle T1 -> T2 -> T1 (2 edges)\"}";
 
@@ -237,7 +237,7 @@ class CheckerStageTest {
           + "\"edges\": [{\"fromTxnId\": \"T2\", \"toTxnId\": \"T1\", \"type\": \"CO\", \"key\": \"x\", \"value\": null, "
           + "\"explanation\": \"T2 precedes T1 in commit order because T3 read x from T1 after reading from T2, which also writes x\"}, "
           + "{\"fromTxnId\": \"T1\", \"toTxnId\": \"T2\", \"type\": \"SO\", \"key\": null, \"value\": null, "
-          + "\"explanation\": \"T1 precedes T2 in session writer\"}], \"support\": []}, "
+          + "\"explanation\": \"T1 precedes T2 in session writer\"}], \"support\": [], \"cases\": []}, "
           + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:12Z\", \"transactions\": 3}, "
           + "\"summary\": \"cycle T2 -> T1 -> T2 (2 edges, 1 inferred commit order)\"}");
     }
@@ -333,7 +333,7 @@ class CheckerStageTest {
           + "\"violationId\": \"76706f97f4cfb6aa99e1d9cad4b8a86d\", \"detectedAt\": \"1970-01-01T00:00:41Z\", "
           + "\"level\": \"READ_COMMITTED\", \"anomaly\": \"thin-air-read\", \"witness\": {\"transactions\": ["
           + "{\"txnId\": \"T1\", \"sessionId\": \"s1\", \"status\": \"COMMITTED\", \"ops\": ["
-          + "{\"kind\": \"READ\", \"key\": \"x\", \"value\": 5}]}], \"edges\": [], \"support\": []}, "
+          + "{\"kind\": \"READ\", \"key\": \"x\", \"value\": 5}]}], \"edges\": [], \"support\": [], \"cases\": []}, "
           + "\"window\": {\"startTime\": \"1970-01-01T00:00:10Z\", \"endTime\": \"1970-01-01T00:00:10Z\", \"transactions\": 1}, "
           + "\"summary\": \"T1 read x = 5, which no transaction wrote within the read grace period\"}");
       assertThat(count(run.metrics, "isowatch.reads.unresolved")).isEqualTo(0.0);
