@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.polygraph.PolygraphChecker;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -71,6 +72,13 @@ final class CheckCommand implements Callable<Integer> {
           + " (default: so edges included, as in the strong-session levels).")
   private boolean noSessionOrder;
 
+  @Option(names = "--solver-budget", paramLabel = "N", converter = NumberRanges.Count.class,
+      defaultValue = "" + PolygraphChecker.DEFAULT_MAX_CONFLICTS,
+      description = "Snapshot isolation and serializable on register histories search the version"
+          + " orders the reads leave open (the polygraph solver); stop after N conflicts and say"
+          + " unknown, with the numbers (default: ${DEFAULT-VALUE}). The search is deterministic.")
+  private int solverBudget;
+
   @Option(names = "--json", description = "Print one JSON object instead of text.")
   private boolean json;
 
@@ -102,7 +110,7 @@ final class CheckCommand implements Callable<Integer> {
     List<Level> asked = levels == null ? CheckRequest.DEFAULT_LEVELS
         : ladder ? List.of(Level.values()) : levels;
     CheckRequest request = new CheckRequest(file, format, asked, json, all,
-        IsowatchCli.progressAllowed(quiet), !noSessionOrder, ladder, htmlReport, dot);
+        IsowatchCli.progressAllowed(quiet), !noSessionOrder, ladder, htmlReport, dot, solverBudget);
     return new CheckRunner(spec.commandLine().getOut(), spec.commandLine().getErr()).run(request);
   }
 

@@ -20,10 +20,11 @@ import java.util.List;
  * @param htmlReport where {@code --report} writes the HTML page of the witnesses, {@code null} for
  *     none
  * @param dot where {@code --dot} writes their Graphviz graph, {@code null} for none
+ * @param solverBudget the polygraph search's budget, in conflicts ({@code --solver-budget})
  */
 public record CheckRequest(
     Path file, HistoryFormat formatOrNull, List<Level> levels, boolean json, boolean all,
-    boolean progress, boolean sessionOrder, boolean ladder, Path htmlReport, Path dot) {
+    boolean progress, boolean sessionOrder, boolean ladder, Path htmlReport, Path dot, long solverBudget) {
   /** The levels checked when {@code --level} is not given. */
   public static final List<Level> DEFAULT_LEVELS =
       List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL);

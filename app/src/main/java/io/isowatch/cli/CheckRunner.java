@@ -75,8 +75,8 @@ public final class CheckRunner {
     List<LevelPlan.Check> checks = LevelPlan.checks(request.levels(), listAppend);
     List<LevelPlan.Check> supporting = LevelVerdicts.supporting(request.levels(), listAppend);
     CheckReport report = new CheckReport(file, format, history, loadMillis,
-        check(history, checks, request.sessionOrder(), request.progress()),
-        check(history, supporting, request.sessionOrder(), request.progress()), request.ladder(),
+        check(history, checks, request, request.progress()),
+        check(history, supporting, request, request.progress()), request.ladder(),
         request.sessionOrder());
     int limit = request.all() ? Integer.MAX_VALUE : TextReport.DEFAULT_LIMIT;
     if (request.json()) {
@@ -175,7 +175,7 @@ public final class CheckRunner {
   }
 
   private static List<CheckReport.LevelOutcome> check(
-      History history, List<LevelPlan.Check> checks, boolean sessionOrder, boolean progress) {
+      History history, List<LevelPlan.Check> checks, CheckRequest request, boolean progress) {
     if (checks.isEmpty()) {
       return List.of();
     }
@@ -186,7 +186,7 @@ public final class CheckRunner {
       for (LevelPlan.Check check : checks) {
         bar.message(check.label());
         long start = System.nanoTime();
-        CheckResult result = check.batch(sessionOrder).check(history);
+        CheckResult result = check.batch(request.sessionOrder(), request.solverBudget()).check(history);
         outcomes.add(new CheckReport.LevelOutcome(check, result, millisSince(start)));
         bar.stepTo(outcomes.size());
       }

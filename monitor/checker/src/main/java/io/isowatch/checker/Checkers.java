@@ -61,11 +61,13 @@ public final class Checkers {
    * @param level snapshot isolation or serializable
    * @param sessionOrder whether a session's transactions commit in its order (strong session
    *     variants, the default) or not
-   * @return the polygraph checker for the level, with the default budgets
+   * @param maxConflicts the search's budget, in conflicts ({@link PolygraphChecker#DEFAULT_MAX_CONFLICTS}
+   *     by default)
+   * @return the polygraph checker for the level
    * @throws IllegalArgumentException for any other level
    */
-  public static Checker polygraph(Level level, boolean sessionOrder) {
+  public static Checker polygraph(Level level, boolean sessionOrder, long maxConflicts) {
     return new PolygraphChecker(LevelPlan.requireDecided(LevelPlan.Model.POLYGRAPH, level), sessionOrder,
-        PolygraphChecker.DEFAULT_MAX_CONFLICTS, PolygraphChecker.DEFAULT_MAX_CONSTRAINT_EDGES);
+        maxConflicts, PolygraphChecker.DEFAULT_MAX_CONSTRAINT_EDGES);
   }
 }

@@ -3,6 +3,7 @@ package io.isowatch.checker;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.polygraph.PolygraphChecker;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -73,10 +74,19 @@ public final class LevelPlan {
      * @return a new batch checker for this check
      */
     public Checker batch(boolean sessionOrder) {
+      return batch(sessionOrder, PolygraphChecker.DEFAULT_MAX_CONFLICTS);
+    }
+
+    /**
+     * @param sessionOrder for Adya and polygraph checks, whether session order is required
+     * @param solverBudget for polygraph checks, the search's budget in conflicts
+     * @return a new batch checker for this check
+     */
+    public Checker batch(boolean sessionOrder, long solverBudget) {
       return switch (model) {
         case AXIOMATIC -> Checkers.axiomatic(level);
         case ADYA -> Checkers.adya(level, sessionOrder);
-        case POLYGRAPH -> Checkers.polygraph(level, sessionOrder);
+        case POLYGRAPH -> Checkers.polygraph(level, sessionOrder, solverBudget);
       };
     }
 

@@ -125,8 +125,8 @@ public final class PolygraphChecker implements Checker {
         return PolygraphAnswer.violated(level, Proof.knownCycle(g, d.knownCycle), stats);
       case BUDGET:
         return PolygraphAnswer.unknown(level, "the search ran out of its budget of " + maxConflicts
-            + " conflicts with " + d.searched + " of " + g.constraints() + " constraints left after pruning",
-            stats);
+            + (maxConflicts == 1 ? " conflict" : " conflicts") + " with " + d.searched + " of " + g.constraints()
+            + " constraints left after pruning (--solver-budget)", stats);
       case CONTRADICTION:
       case UNSATISFIABLE:
         int[] core = CoreMinimizer.core(g, lifting, d, maxConflicts);

@@ -49,6 +49,16 @@ class PolygraphRealHistoriesTest {
   }
 
   @Test
+  void aSearchThatRunsOutOfItsBudgetIsUnknownWithTheNumbers() throws Exception {
+    History h = HistoryFiles.read(SharedHistories.shared("polysi/20_100_15_10000_0.5_uniform/hist-00000"), null,
+        n -> {});
+    PolygraphAnswer a = new PolygraphChecker(Level.SNAPSHOT_ISOLATION, true, 1, 1_000_000).solve(h);
+    assertThat(a.verdict()).isEqualTo(Verdict.UNKNOWN);
+    assertThat(a.reason()).isEqualTo("the search ran out of its budget of 1 conflict with 850 of 11138 constraints"
+        + " left after pruning (--solver-budget)");
+  }
+
+  @Test
   void polysiBenchmarkHistoryIsSnapshotIsolationButNotSerializable() throws Exception {
     String f = "polysi/20_100_15_10000_0.5_uniform/hist-00000";
     assertThat(List.of(decide(f, Level.SNAPSHOT_ISOLATION), decide(f, Level.SERIALIZABLE))).isEqualTo(List.of(
