@@ -84,7 +84,8 @@ public final class AdyaChecker implements Checker {
       return new CheckResult(level, Verdict.UNKNOWN, a.violations(), "the version order of "
           + a.unrecoveredKeys() + (a.unrecoveredKeys() == 1 ? " register key" : " register keys")
           + " is not recovered from the reads, and " + level.cliName() + " needs it to rule out"
-          + " anti-dependency cycles; list-append histories reveal it (docs/levels.md, \"Register histories\")");
+          + " anti-dependency cycles; the polygraph check searches the orders the reads leave open"
+          + " (docs/levels.md, \"Register histories\")");
     }
     if (a.violations().isEmpty() && !a.incomplete().isEmpty()) {
       return new CheckResult(level, Verdict.UNKNOWN, a.violations(), "the cycle search ran out of work"

@@ -86,8 +86,8 @@ class RegisterPhenomenaTest {
     for (Level l : List.of(Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE)) {
       assertThat(check(UNORDERED, l)).isEqualTo(new CheckResult(l, Verdict.UNKNOWN, List.of(),
           "the version order of 1 register key is not recovered from the reads, and " + l.cliName()
-              + " needs it to rule out anti-dependency cycles; list-append histories reveal it"
-              + " (docs/levels.md, \"Register histories\")"));
+              + " needs it to rule out anti-dependency cycles; the polygraph check searches the orders the"
+              + " reads leave open (docs/levels.md, \"Register histories\")"));
     }
   }
 
