@@ -5,7 +5,9 @@ import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.EdgeType;
+import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 
 /**
@@ -29,7 +31,11 @@ import it.unimi.dsi.fastutil.objects.ObjectArrayList;
  *       causal past; O(n·k) clock comparisons.
  * </ul>
  *
- * Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
+ * A list read contributes, besides its version read, one observation per other valid run of its
+ * elements ({@link ElementReads}), placed right after it in program order: an observed appender is
+ * a source of {@code t3} (a {@code wr} edge, a premise of every axiom, part of the causal past),
+ * but not a writer the key was read from; and the version order its elements show becomes {@code
+ * ww} edges from {@code t3}'s list reads. Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
  * cycle names the weakest level it breaks. Transactions must be passed to {@link #process} in an
  * order where every session predecessor and every writer read from came first.
  */
@@ -52,10 +58,12 @@ final class Saturation {
   /** CC only: per transaction, entry s = number of session s's transactions in its causal past, itself included. */
   private final ObjectArrayList<int[]> clocks = new ObjectArrayList<>();
 
-  // per-reader scratch: valid external reads of t3 in program order
+  // per-reader scratch: valid external reads and observations of t3 in program order
   private final IntArrayList rKey = new IntArrayList();
   private final IntArrayList rWriter = new IntArrayList();
-  private final IntArrayList rValue = new IntArrayList();
+  private final LongArrayList rValue = new LongArrayList();
+  /** Per position: a version read (true) or an observation of a list element's append (false). */
+  private final BooleanArrayList rVersion = new BooleanArrayList();
   private final SmallIntMap firstPos = new SmallIntMap(-1);
   private final IntArrayList sources = new IntArrayList();
   private final SmallIntMap local = new SmallIntMap(-1);
@@ -101,7 +109,12 @@ final class Saturation {
     for (int i = 0; i < sources.size(); i++) {
       int src = sources.getInt(i);
       int at = firstPos.get(src);
-      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), reads.observed(rValue.getInt(at)), -1);
+      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), rValue.getLong(at), -1);
+    }
+    ElementReads elements = reads.elements();
+    for (int i = 0, n = elements.orders(); i < n; i++) {
+      sink.edge(node(elements.orderFrom(i)), node(elements.orderTo(i)), EdgeType.WW, Because.VERSION_ORDER,
+          elements.orderKey(i), elements.orderValue(i), t3);
     }
     if (!saturate) {
       if (level == Level.CAUSAL) {
@@ -120,11 +133,12 @@ final class Saturation {
     lastNode.set(s3, t3);
   }
 
-  /** Collects t3's valid external reads, its sources (po-first read of each) and per-key slots (forward). */
+  /** Collects t3's valid external reads and observations, its sources (po-first read of each) and per-key slots (forward). */
   private void gather(int t3) {
     rKey.clear();
     rWriter.clear();
     rValue.clear();
+    rVersion.clear();
     firstPos.clear();
     sources.clear();
     local.clear();
@@ -133,20 +147,32 @@ final class Saturation {
     slotB.clear();
     posA.clear();
     posB.clear();
+    ElementReads elements = reads.elements();
+    int obs = 0;
+    int observations = elements.observations();
     for (int op = h.opStart(t3), end = h.opEnd(t3); op < end; op++) {
       int w = reads.writerOf(op);
-      if (w == NONE) {
-        continue;
+      if (w != NONE) {
+        addRead(h.opKey(op), w, reads.observed(op), true);
       }
-      int i = rKey.size();
-      int x = h.opKey(op);
-      rKey.add(x);
-      rWriter.add(w);
-      rValue.add(op);
-      if (w >= 0 && firstPos.get(w) < 0) {
-        firstPos.put(w, i);
-        sources.add(w);
+      for (; obs < observations && elements.observedOp(obs) == op; obs++) {
+        addRead(h.opKey(op), elements.observedTxn(obs), elements.observedValue(obs), false);
       }
+    }
+  }
+
+  /** Adds a position to the scratch: a version read of {@code x} from {@code w} (NONE-free), or an observation. */
+  private void addRead(int x, int w, long value, boolean version) {
+    int i = rKey.size();
+    rKey.add(x);
+    rWriter.add(w);
+    rValue.add(value);
+    rVersion.add(version);
+    if (w >= 0 && firstPos.get(w) < 0) {
+      firstPos.put(w, i);
+      sources.add(w);
+    }
+    if (version) {
       int li = local.get(x);
       if (li < 0) {
         li = touched.size();
@@ -178,6 +204,9 @@ final class Saturation {
       int w = rWriter.getInt(i);
       if (w >= 0 && firstPos.get(w) == i) {
         linkWriter(w, t3, live, sink);
+      }
+      if (!rVersion.getBoolean(i)) {
+        continue;
       }
       int li = local.get(rKey.getInt(i));
       int a = slotA.getInt(li);

@@ -219,6 +219,12 @@ final class Scheduler {
       if (v == History.UNKNOWN_VALUE || v == History.NIL) {
         continue;
       }
+      if (h.opKind(op) == OpKind.READ_LIST) {
+        if (scanList(t, op, ownKeys.contains(x), sink)) {
+          return true;
+        }
+        continue;
+      }
       int w = reads.writeOf(op);
       if (w < 0) {
         if (sink.onUnwritten(x)) {
@@ -232,6 +238,37 @@ final class Scheduler {
       }
       if (isArrived(t1) && (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(w))) {
         continue; // an aborted or intermediate read: reported, but no wr edge
+      }
+      if (sink.onTxn(t1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Visits the writers a known, non-empty list read of {@code t} waits for: per run ({@link
+   * ElementReads}), by the rules of {@link #scanWaits} for one read, except that the reader's own
+   * earlier append of the key rules out an edge from the last run only.
+   *
+   * @return true if {@code sink} stopped the visit
+   */
+  private boolean scanList(int t, int op, boolean ownWrite, WaitSink sink) {
+    ElementReads runs = reads.elements();
+    for (int j = 0, n = runs.split(op); j < n; j++) {
+      int w = runs.runWrite(j);
+      if (w < 0) {
+        if (sink.onUnwritten(h.opKey(op))) {
+          return true;
+        }
+        continue;
+      }
+      int t1 = h.opTxn(w);
+      if (t1 == t || isDone(t1) || (ownWrite && j == n - 1)) {
+        continue;
+      }
+      if (isArrived(t1) && (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(w))) {
+        continue;
       }
       if (sink.onTxn(t1)) {
         return true;
