@@ -1,6 +1,7 @@
 package io.isowatch.checker.awdit;
 
 import io.isowatch.checker.history.History;
+import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
@@ -16,8 +17,9 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * #split} computes the runs of one read on two reused primitive lists (one hash lookup per element,
  * no object per element). {@link ReadResolver} then records, for the transaction it resolved last,
  * the runs that are valid observations other than the version read ({@link #observe}) and the
- * version order between consecutive valid runs ({@link #order}); {@link Saturation} reads both
- * before the next transaction is resolved.
+ * version order between consecutive valid runs ({@link #order}, new ones only); {@link Saturation}
+ * reads both before the next transaction is resolved. Memory: one int per append for the orders
+ * already recorded, plus scratch for one transaction.
  */
 final class ElementReads {
   private final History h;
@@ -29,6 +31,13 @@ final class ElementReads {
   private final IntArrayList obsOp = new IntArrayList();
   private final IntArrayList obsTxn = new IntArrayList();
   private final LongArrayList obsValue = new LongArrayList();
+  private final BooleanArrayList obsImplied = new BooleanArrayList();
+  /**
+   * Per append (by operation id): the transaction whose run a list read showed right after the run
+   * ending with it, -1 if none yet. Most reads repeat the order an earlier read showed; only a new
+   * successor is recorded as a version order, so the {@code ww} edges stay near one per append.
+   */
+  private final IntArrayList successor = new IntArrayList();
   private final IntArrayList orderFrom = new IntArrayList();
   private final IntArrayList orderTo = new IntArrayList();
   private final IntArrayList orderKey = new IntArrayList();
@@ -79,6 +88,7 @@ final class ElementReads {
     obsOp.clear();
     obsTxn.clear();
     obsValue.clear();
+    obsImplied.clear();
     orderFrom.clear();
     orderTo.clear();
     orderKey.clear();
@@ -88,11 +98,23 @@ final class ElementReads {
   /**
    * Records that list read {@code op} observes {@code writer}'s append of {@code value} (a run that
    * is not the version read). Calls come in operation order.
+   *
+   * @param implied whether a later valid run of the same list follows: then {@code so ∪ wr ∪ ww}
+   *     already leads from {@code writer} to the reader (through the version order to the version
+   *     read or to the reader's own run), and the observation needs no {@code wr} edge of its own
    */
-  void observe(int op, int writer, long value) {
+  void observe(int op, int writer, long value, boolean implied) {
     obsOp.add(op);
     obsTxn.add(writer);
     obsValue.add(value);
+    obsImplied.add(implied);
+  }
+
+  /** Marks observations {@code from .. to-1} as implied. */
+  void imply(int from, int to) {
+    for (int i = from; i < to; i++) {
+      obsImplied.set(i, true);
+    }
   }
 
   /** @return the number of observations recorded since {@link #clear} */
@@ -110,16 +132,29 @@ final class ElementReads {
     return obsTxn.getInt(i);
   }
 
+  /** @return whether observation {@code i} needs no {@code wr} edge of its own (see {@link #observe}) */
+  boolean observedImplied(int i) {
+    return obsImplied.getBoolean(i);
+  }
+
   /** @return the element cited by observation {@code i} (its run's last element) */
   long observedValue(int i) {
     return obsValue.getLong(i);
   }
 
   /**
-   * Records that a list read of {@code key} shows {@code from}'s appends right before {@code to}'s,
-   * the first of which appended {@code value}.
+   * Records that a list read of {@code key} shows {@code from}'s appends, the last of which is
+   * {@code fromAppend}, right before {@code to}'s, the first of which appended {@code value}; unless
+   * an earlier read showed the same successor of {@code fromAppend}.
    */
-  void order(int from, int to, int key, long value) {
+  void order(int fromAppend, int from, int to, int key, long value) {
+    while (successor.size() <= fromAppend) {
+      successor.add(-1);
+    }
+    if (successor.getInt(fromAppend) == to) {
+      return;
+    }
+    successor.set(fromAppend, to);
     orderFrom.add(from);
     orderTo.add(to);
     orderKey.add(key);

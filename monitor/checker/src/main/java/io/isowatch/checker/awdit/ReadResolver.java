@@ -250,8 +250,11 @@ final class ReadResolver {
   private void resolveList(int t, int op, int key, boolean nonRepeatable, List<Violation> out) {
     int own = ownLast.get(key);
     int runs = elements.split(op);
+    int firstObservation = elements.observations();
     long reported = 0;
     int prev = -1;
+    int prevWrite = -1;
+    boolean lastObserved = false;
     for (int j = 0; j < runs; j++) {
       int w = elements.runWrite(j);
       int t1 = w < 0 ? -1 : h.opTxn(w);
@@ -277,18 +280,23 @@ final class ReadResolver {
         continue;
       }
       if (prev >= 0 && prev != t1) {
-        elements.order(prev, t1, key, h.listElement(op, elements.runFirst(j)));
+        elements.order(prevWrite, prev, t1, key, h.listElement(op, elements.runFirst(j)));
       }
       prev = t1;
+      prevWrite = w;
+      lastObserved = false;
       if (t1 == t) {
         continue; // its own appends: internal, no wr edge
       }
       if (last) {
         versionRead(t, op, key, t1, nonRepeatable, out);
       } else {
-        elements.observe(op, t1, h.opValue(w));
+        elements.observe(op, t1, h.opValue(w), false);
+        lastObserved = true;
       }
     }
+    // every observation is followed by a valid run, except the last valid run when it is one
+    elements.imply(firstObservation, elements.observations() - (lastObserved ? 1 : 0));
   }
 
   /**

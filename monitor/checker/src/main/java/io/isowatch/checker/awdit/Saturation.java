@@ -33,9 +33,11 @@ import it.unimi.dsi.fastutil.objects.ObjectArrayList;
  *
  * A list read contributes, besides its version read, one observation per other valid run of its
  * elements ({@link ElementReads}), placed right after it in program order: an observed appender is
- * a source of {@code t3} (a {@code wr} edge, a premise of every axiom, part of the causal past),
- * but not a writer the key was read from; and the version order its elements show becomes {@code
- * ww} edges from {@code t3}'s list reads. Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
+ * a source of {@code t3} (a premise of every axiom, part of the causal past), but not a writer the
+ * key was read from; and the version order its elements show becomes {@code ww} edges. An
+ * observation followed by another valid run of its list gets no {@code wr} edge in the graph: the
+ * {@code ww} edges lead from it to the version read's writer (or to {@code t3}'s own run), so the
+ * edge would close no cycle the graph does not close already. Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
  * cycle names the weakest level it breaks. Transactions must be passed to {@link #process} in an
  * order where every session predecessor and every writer read from came first.
  */
@@ -65,6 +67,8 @@ final class Saturation {
   /** Per position: a version read (true) or an observation of a list element's append (false). */
   private final BooleanArrayList rVersion = new BooleanArrayList();
   private final SmallIntMap firstPos = new SmallIntMap(-1);
+  /** Per source: its first position that needs a {@code wr} edge (not an implied observation). */
+  private final SmallIntMap edgePos = new SmallIntMap(-1);
   private final IntArrayList sources = new IntArrayList();
   private final SmallIntMap local = new SmallIntMap(-1);
   private final IntArrayList touched = new IntArrayList();
@@ -108,7 +112,10 @@ final class Saturation {
     gather(t3);
     for (int i = 0; i < sources.size(); i++) {
       int src = sources.getInt(i);
-      int at = firstPos.get(src);
+      int at = edgePos.get(src);
+      if (at < 0) {
+        continue; // observed only where so ∪ wr ∪ ww already leads to t3
+      }
       sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), rValue.getLong(at), -1);
     }
     ElementReads elements = reads.elements();
@@ -140,6 +147,7 @@ final class Saturation {
     rValue.clear();
     rVersion.clear();
     firstPos.clear();
+    edgePos.clear();
     sources.clear();
     local.clear();
     touched.clear();
@@ -153,16 +161,20 @@ final class Saturation {
     for (int op = h.opStart(t3), end = h.opEnd(t3); op < end; op++) {
       int w = reads.writerOf(op);
       if (w != NONE) {
-        addRead(h.opKey(op), w, reads.observed(op), true);
+        addRead(h.opKey(op), w, reads.observed(op), true, true);
       }
       for (; obs < observations && elements.observedOp(obs) == op; obs++) {
-        addRead(h.opKey(op), elements.observedTxn(obs), elements.observedValue(obs), false);
+        addRead(h.opKey(op), elements.observedTxn(obs), elements.observedValue(obs), false,
+            !elements.observedImplied(obs));
       }
     }
   }
 
-  /** Adds a position to the scratch: a version read of {@code x} from {@code w} (NONE-free), or an observation. */
-  private void addRead(int x, int w, long value, boolean version) {
+  /**
+   * Adds a position to the scratch: a version read of {@code x} from {@code w}, or an observation;
+   * {@code edge} whether it needs a {@code wr} edge.
+   */
+  private void addRead(int x, int w, long value, boolean version, boolean edge) {
     int i = rKey.size();
     rKey.add(x);
     rWriter.add(w);
@@ -171,6 +183,9 @@ final class Saturation {
     if (w >= 0 && firstPos.get(w) < 0) {
       firstPos.put(w, i);
       sources.add(w);
+    }
+    if (edge && w >= 0 && edgePos.get(w) < 0) {
+      edgePos.put(w, i);
     }
     if (version) {
       int li = local.get(x);
