@@ -27,6 +27,12 @@ final class ElementReads {
   private final IntArrayList runWrite = new IntArrayList();
   /** Per run of the list split last: the position of its first element in the list. */
   private final IntArrayList runFirst = new IntArrayList();
+  /** The transaction whose list reads' element appends are cached, -1 for none. */
+  private int cacheTxn = -1;
+  /** Per operation of {@link #cacheTxn}, from its first: where its elements start in {@link #cacheWrite}, -1 if not cached. */
+  private final IntArrayList cacheBase = new IntArrayList();
+  /** The append of each element of the cached list reads, -1 for an element nobody appended. */
+  private final IntArrayList cacheWrite = new IntArrayList();
 
   private final IntArrayList obsOp = new IntArrayList();
   private final IntArrayList obsTxn = new IntArrayList();
@@ -57,10 +63,10 @@ final class ElementReads {
   int split(int op) {
     runWrite.clear();
     runFirst.clear();
-    int key = h.opKey(op);
+    int base = elementWrites(op);
     int prevTxn = -1;
     for (int i = 0, n = h.listLength(op); i < n; i++) {
-      int w = h.writes().writerOf(key, h.listElement(op, i));
+      int w = cacheWrite.getInt(base + i);
       int t = w < 0 ? -1 : h.opTxn(w);
       if (t >= 0 && t == prevTxn) {
         runWrite.set(runWrite.size() - 1, w);
@@ -71,6 +77,47 @@ final class ElementReads {
       prevTxn = t;
     }
     return runWrite.size();
+  }
+
+  /**
+   * Looks up the append of every element of list read {@code op} (one hash lookup each), once for
+   * the scheduler's scan of its transaction and the resolution that follows it. The cache holds one
+   * transaction's list reads and must be {@linkplain #invalidate invalidated} whenever a transaction
+   * is added, since a missing append may arrive.
+   *
+   * @return the index of the read's first element for {@link #elementWrite}
+   */
+  int elementWrites(int op) {
+    int t = h.opTxn(op);
+    if (t != cacheTxn) {
+      cacheTxn = t;
+      cacheBase.clear();
+      cacheWrite.clear();
+    }
+    int i = op - h.opStart(t);
+    while (cacheBase.size() <= i) {
+      cacheBase.add(-1);
+    }
+    int base = cacheBase.getInt(i);
+    if (base < 0) {
+      base = cacheWrite.size();
+      int key = h.opKey(op);
+      for (int j = 0, n = h.listLength(op); j < n; j++) {
+        cacheWrite.add(h.writes().writerOf(key, h.listElement(op, j)));
+      }
+      cacheBase.set(i, base);
+    }
+    return base;
+  }
+
+  /** @return the append of the element at {@code index} (from {@link #elementWrites}), -1 if none */
+  int elementWrite(int index) {
+    return cacheWrite.getInt(index);
+  }
+
+  /** Forgets the cached element appends: call when a transaction is added to the history. */
+  void invalidate() {
+    cacheTxn = -1;
   }
 
   /** @return the append of run {@code j}'s last element, or -1 if nobody appended that element */

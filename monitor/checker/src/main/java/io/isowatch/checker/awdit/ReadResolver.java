@@ -11,6 +11,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,6 +47,8 @@ final class ReadResolver {
   private final BooleanArrayList lastOfKey = new BooleanArrayList();
   /** Per read operation: the write it observed, once found (-1 unknown). */
   private final IntArrayList writeOp = new IntArrayList();
+  /** Per registered transaction: {@link #keyBit} of every key it writes, or-ed. */
+  private final LongArrayList writeMask = new LongArrayList();
   /** The keys written by each wide transaction (more than {@link #WIDE} operations). */
   private final Int2ObjectOpenHashMap<IntOpenHashSet> wideWrites = new Int2ObjectOpenHashMap<>();
   private final SmallIntMap seen = new SmallIntMap(-1);
@@ -80,9 +83,11 @@ final class ReadResolver {
     }
     seen.clear();
     IntOpenHashSet wide = end - start > WIDE ? new IntOpenHashSet() : null;
+    long mask = 0;
     for (int op = end - 1; op >= start; op--) {
       if (OpKind.isWrite(h.opKind(op))) {
         int x = h.opKey(op);
+        mask |= keyBit(x);
         lastOfKey.set(op, seen.add(x));
         if (wide != null) {
           wide.add(x);
@@ -92,6 +97,23 @@ final class ReadResolver {
     if (wide != null) {
       wideWrites.put(t, wide);
     }
+    while (writeMask.size() <= t) {
+      writeMask.add(0L);
+    }
+    writeMask.set(t, mask);
+  }
+
+  /** @return a one-bit summary of {@code key} (its id mod 64), to or into key-set masks */
+  static long keyBit(int key) {
+    return 1L << (key & 63);
+  }
+
+  /**
+   * @return {@link #keyBit} of every key registered transaction {@code t} writes, or-ed: if it
+   *     shares no bit with a set of keys, {@code t} writes none of them
+   */
+  long writeMask(int t) {
+    return writeMask.getLong(t);
   }
 
   /** @return whether write {@code op} is the last write of its key in its transaction */

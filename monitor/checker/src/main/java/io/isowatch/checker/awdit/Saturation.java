@@ -69,6 +69,13 @@ final class Saturation {
   private final SmallIntMap firstPos = new SmallIntMap(-1);
   /** Per source: its first position that needs a {@code wr} edge (not an implied observation). */
   private final SmallIntMap edgePos = new SmallIntMap(-1);
+  /**
+   * Per observed appender: the version writer of the first list read of t3 that observes it. The
+   * version order of that list leads from the one to the other, so a {@code co} edge between them
+   * is implied and not emitted: without this, every reader of a list of L appends would add L - 1
+   * such edges, and a key's distinct pairs would grow as L^2.
+   */
+  private final SmallIntMap observedBefore = new SmallIntMap(NONE);
   private final IntArrayList sources = new IntArrayList();
   private final SmallIntMap local = new SmallIntMap(-1);
   private final IntArrayList touched = new IntArrayList();
@@ -78,6 +85,10 @@ final class Saturation {
   private final IntArrayList posB = new IntArrayList();
   /** Read committed reverse pass: local keys read below the cursor. */
   private final IntArrayList live = new IntArrayList();
+  /** {@link ReadResolver#keyBit} of the keys in {@link #live}, or-ed. */
+  private long liveMask;
+  /** {@link ReadResolver#keyBit} of the keys in {@link #touched}, or-ed. */
+  private long touchedMask;
 
   Saturation(History h, Level level, ReadResolver reads) {
     this.h = h;
@@ -148,9 +159,11 @@ final class Saturation {
     rVersion.clear();
     firstPos.clear();
     edgePos.clear();
+    observedBefore.clear();
     sources.clear();
     local.clear();
     touched.clear();
+    touchedMask = 0;
     slotA.clear();
     slotB.clear();
     posA.clear();
@@ -166,6 +179,9 @@ final class Saturation {
       for (; obs < observations && elements.observedOp(obs) == op; obs++) {
         addRead(h.opKey(op), elements.observedTxn(obs), elements.observedValue(obs), false,
             !elements.observedImplied(obs));
+        if (w >= 0) {
+          observedBefore.putIfAbsent(elements.observedTxn(obs), w);
+        }
       }
     }
   }
@@ -193,6 +209,7 @@ final class Saturation {
         li = touched.size();
         local.put(x, li);
         touched.add(x);
+        touchedMask |= ReadResolver.keyBit(x);
         slotA.add(w);
         posA.add(i);
         slotB.add(NONE);
@@ -215,6 +232,7 @@ final class Saturation {
     }
     IntArrayList live = this.live;
     live.clear();
+    liveMask = 0;
     for (int i = rKey.size() - 1; i >= 0; i--) {
       int w = rWriter.getInt(i);
       if (w >= 0 && firstPos.get(w) == i) {
@@ -227,6 +245,7 @@ final class Saturation {
       int a = slotA.getInt(li);
       if (a == NONE) {
         live.add(li);
+        liveMask |= ReadResolver.keyBit(rKey.getInt(i));
         slotA.set(li, w);
       } else if (a != w) {
         slotB.set(li, a);
@@ -237,6 +256,9 @@ final class Saturation {
 
   /** At t2's first read in t3: for each key t2 writes that is read below the cursor, link t2 to the first other writer. */
   private void linkWriter(int t2, int t3, IntArrayList live, EdgeSink sink) {
+    if ((reads.writeMask(t2) & liveMask) == 0) {
+      return; // t2 writes no key read below the cursor (often: nothing is, or another key)
+    }
     int start = h.opStart(t2);
     int end = h.opEnd(t2);
     if (end - start <= live.size()) {
@@ -279,6 +301,9 @@ final class Saturation {
     }
     for (int i = 0; i < sources.size(); i++) {
       int t2 = sources.getInt(i);
+      if ((reads.writeMask(t2) & touchedMask) == 0) {
+        continue; // t2 writes no key t3 read
+      }
       int start = h.opStart(t2);
       int end = h.opEnd(t2);
       if (end - start <= touched.size()) {
@@ -306,11 +331,11 @@ final class Saturation {
     int x = touched.getInt(li);
     int first = firstPos.get(t2);
     int a = slotA.getInt(li);
-    if (a != t2) {
+    if (a != t2 && observedBefore.get(t2) != a) {
       sink.edge(node(t2), node(a), EdgeType.CO, reason(first, posA.getInt(li), otherwise), x, History.NIL, t3);
     }
     int b = slotB.getInt(li);
-    if (b != NONE && b != t2) {
+    if (b != NONE && b != t2 && observedBefore.get(t2) != b) {
       sink.edge(node(t2), node(b), EdgeType.CO, reason(first, posB.getInt(li), otherwise), x, History.NIL, t3);
     }
   }
@@ -360,7 +385,7 @@ final class Saturation {
         continue;
       }
       int w = writers.writers(j).lastBefore(clock[s]);
-      if (w < 0 || w == u || h.sessionIndex(w) < from) {
+      if (w < 0 || w == u || h.sessionIndex(w) < from || observedBefore.get(w) == u) {
         continue;
       }
       int first = firstPos.get(w);
