@@ -76,6 +76,8 @@ final class Saturation {
    * such edges, and a key's distinct pairs would grow as L^2.
    */
   private final SmallIntMap observedBefore = new SmallIntMap(NONE);
+  /** Per observed appender: the key of the list read that {@link #observedBefore} is about. */
+  private final SmallIntMap observedKey = new SmallIntMap(-1);
   private final IntArrayList sources = new IntArrayList();
   private final SmallIntMap local = new SmallIntMap(-1);
   private final IntArrayList touched = new IntArrayList();
@@ -89,6 +91,8 @@ final class Saturation {
   private long liveMask;
   /** {@link ReadResolver#keyBit} of the keys in {@link #touched}, or-ed. */
   private long touchedMask;
+  /** The bits of {@link #touchedMask} that two or more touched keys share. */
+  private long touchedShared;
 
   Saturation(History h, Level level, ReadResolver reads) {
     this.h = h;
@@ -160,10 +164,12 @@ final class Saturation {
     firstPos.clear();
     edgePos.clear();
     observedBefore.clear();
+    observedKey.clear();
     sources.clear();
     local.clear();
     touched.clear();
     touchedMask = 0;
+    touchedShared = 0;
     slotA.clear();
     slotB.clear();
     posA.clear();
@@ -179,8 +185,8 @@ final class Saturation {
       for (; obs < observations && elements.observedOp(obs) == op; obs++) {
         addRead(h.opKey(op), elements.observedTxn(obs), elements.observedValue(obs), false,
             !elements.observedImplied(obs));
-        if (w >= 0) {
-          observedBefore.putIfAbsent(elements.observedTxn(obs), w);
+        if (w >= 0 && observedBefore.putIfAbsent(elements.observedTxn(obs), w) == NONE) {
+          observedKey.put(elements.observedTxn(obs), h.opKey(op));
         }
       }
     }
@@ -209,6 +215,7 @@ final class Saturation {
         li = touched.size();
         local.put(x, li);
         touched.add(x);
+        touchedShared |= touchedMask & ReadResolver.keyBit(x);
         touchedMask |= ReadResolver.keyBit(x);
         slotA.add(w);
         posA.add(i);
@@ -301,8 +308,8 @@ final class Saturation {
     }
     for (int i = 0; i < sources.size(); i++) {
       int t2 = sources.getInt(i);
-      if ((reads.writeMask(t2) & touchedMask) == 0) {
-        continue; // t2 writes no key t3 read
+      if ((reads.writeMask(t2) & readAtomicKeys(t2)) == 0) {
+        continue; // t2 writes no key t3 read (but the list key whose edges the ww chain implies)
       }
       int start = h.opStart(t2);
       int end = h.opEnd(t2);
@@ -324,6 +331,24 @@ final class Saturation {
         }
       }
     }
+  }
+
+  /**
+   * @return the {@link ReadResolver#keyBit} mask of the keys for which source {@code t2} may force
+   *     a read-atomic edge: every touched key, except the key of a list read that observed t2 when
+   *     that key was read from that list's version writer alone (the edge is then implied and not
+   *     emitted, see {@link #observedBefore}) and no other touched key shares its bit
+   */
+  private long readAtomicKeys(int t2) {
+    int key = observedKey.get(t2);
+    if (key < 0) {
+      return touchedMask;
+    }
+    int li = local.get(key);
+    if (li < 0 || slotB.getInt(li) != NONE || slotA.getInt(li) != observedBefore.get(t2)) {
+      return touchedMask;
+    }
+    return touchedMask & ~(ReadResolver.keyBit(key) & ~touchedShared);
   }
 
   /** Links t2 to each distinct writer (at most two) the key of slot li was read from, other than t2. */
