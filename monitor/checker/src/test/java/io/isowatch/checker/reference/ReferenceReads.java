@@ -36,8 +36,10 @@ final class ReferenceReads {
    * @param anomaly the basic-axiom violation of §3 a–d, or {@code null} for a valid read
    * @param version whether this is the version the operation reads (every register read, the last
    *     run of a list read), rather than an earlier run it only observes
+   * @param first the run's first element ({@code value} for a register read)
    */
-  record Read(int op, int txn, int key, long value, int writeOp, int writerTxn, Anomaly anomaly, boolean version) {
+  record Read(int op, int txn, int key, long value, int writeOp, int writerTxn, Anomaly anomaly, boolean version,
+      long first) {
     /** @return valid and reading from another transaction or INIT: the read makes a wr edge */
     boolean external() {
       return anomaly == null && writerTxn != txn;
@@ -73,7 +75,7 @@ final class ReferenceReads {
       }
       for (int op = h.opStart(t); op < h.opEnd(t); op++) {
         if (h.opKind(op) == OpKind.READ && h.opValue(op) != History.UNKNOWN_VALUE) {
-          out.add(resolve(h, t, op, h.opKey(op), h.opValue(op), true));
+          out.add(resolve(h, t, op, h.opKey(op), h.opValue(op), true, h.opValue(op)));
         } else if (h.opKind(op) == OpKind.READ_LIST && h.listKnown(op)) {
           out.addAll(runs(h, t, op));
         }
@@ -90,15 +92,17 @@ final class ReferenceReads {
     int x = h.opKey(op);
     int n = h.listLength(op);
     if (n == 0) {
-      return List.of(resolve(h, t, op, x, History.NIL, true));
+      return List.of(resolve(h, t, op, x, History.NIL, true, History.NIL));
     }
     List<Read> out = new ArrayList<>();
+    int first = 0;
     for (int i = 0; i < n; i++) {
       int w = findWrite(h, x, h.listElement(op, i));
       boolean runEnds = i == n - 1 || w < 0 || findWrite(h, x, h.listElement(op, i + 1)) < 0
           || h.opTxn(findWrite(h, x, h.listElement(op, i + 1))) != h.opTxn(w);
       if (runEnds) {
-        out.add(resolve(h, t, op, x, h.listElement(op, i), i == n - 1));
+        out.add(resolve(h, t, op, x, h.listElement(op, i), i == n - 1, h.listElement(op, first)));
+        first = i + 1;
       }
     }
     return out;
@@ -119,38 +123,25 @@ final class ReferenceReads {
         continue;
       }
       if (prev != null && prev.writerTxn() != r.writerTxn()) {
-        out.add(new Order(prev.writerTxn(), r.writerTxn(), r.key(), firstOfRun(h, r), r.txn()));
+        out.add(new Order(prev.writerTxn(), r.writerTxn(), r.key(), r.first(), r.txn()));
       }
       prev = r;
     }
     return out;
   }
 
-  /** @return the first element of the run that ends with {@code r}'s element */
-  private static long firstOfRun(History h, Read r) {
-    int i = 0;
-    while (h.listElement(r.op(), i) != r.value()) {
-      i++;
-    }
-    while (i > 0 && findWrite(h, r.key(), h.listElement(r.op(), i - 1)) >= 0
-        && h.opTxn(findWrite(h, r.key(), h.listElement(r.op(), i - 1))) == r.writerTxn()) {
-      i--;
-    }
-    return h.listElement(r.op(), i);
-  }
-
   /**
    * @param last whether the read is the operation's version read (a register read, or the last run
    *     of a list): only it must show the reader's own earlier writes of the key
    */
-  private static Read resolve(History h, int t, int r, int x, long v, boolean last) {
+  private static Read resolve(History h, int t, int r, int x, long v, boolean last, long first) {
     boolean ownBefore = writesBetween(h, t, x, h.opStart(t) - 1, r);
     if (v == History.NIL) {
-      return new Read(r, t, x, v, -1, INIT, ownBefore ? Anomaly.NOT_MY_OWN_WRITE : null, true);
+      return new Read(r, t, x, v, -1, INIT, ownBefore ? Anomaly.NOT_MY_OWN_WRITE : null, true, first);
     }
     int w = findWrite(h, x, v);
     if (w < 0) {
-      return new Read(r, t, x, v, -1, INIT, Anomaly.THIN_AIR_READ, last);
+      return new Read(r, t, x, v, -1, INIT, Anomaly.THIN_AIR_READ, last, first);
     }
     int t1 = h.opTxn(w);
     Anomaly a;
@@ -171,7 +162,7 @@ final class ReferenceReads {
     } else {
       a = null;
     }
-    return new Read(r, t, x, v, w, t1, a, last);
+    return new Read(r, t, x, v, w, t1, a, last, first);
   }
 
   /** @return the write or append operation of {@code (x, v)} anywhere in the history, or -1 */
