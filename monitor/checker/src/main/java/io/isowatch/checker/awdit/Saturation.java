@@ -40,6 +40,10 @@ import it.unimi.dsi.fastutil.objects.ObjectArrayList;
  * edge would close no cycle the graph does not close already. Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
  * cycle names the weakest level it breaks. Transactions must be passed to {@link #process} in an
  * order where every session predecessor and every writer read from came first.
+ *
+ * <p>Over 400 lines: the three levels' passes and the list-read filters all read one per-reader
+ * scratch (positions, per-key slots, sources, masks) that {@link #gather} fills; split by level,
+ * each part would need that scratch passed in or filled again.
  */
 final class Saturation {
   private static final int NONE = ReadResolver.NO_EDGE;
