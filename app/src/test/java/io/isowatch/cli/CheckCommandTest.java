@@ -52,6 +52,55 @@ class CheckCommandTest {
             + " which also writes x");
   }
 
+  /** Issue 16: an aborted element in the middle of a list read breaks causal too, not only Adya's PL-2. */
+  @Test
+  void abortedElementInTheMiddleOfAListBreaksCausal() throws IOException {
+    Path edn = tmp.resolve("g1a-in-list.edn");
+    Files.writeString(edn, String.join("\n",
+        "{:type :ok, :process 0, :value [[:append 1 1]]}",
+        "{:type :fail, :process 1, :value [[:append 1 2]]}",
+        "{:type :ok, :process 2, :value [[:append 1 3] [:r 1 [1 2 3]]]}", ""));
+    CliRun run = CliRun.of("check", "--level", "causal", edn.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.firstLines(6)).containsExactly(
+        "causal: VIOLATED (1 violation)",
+        "",
+        "[causal] violation 1 of 1: G1a (weakest level broken: read-committed)",
+        "  T3 read key 1 = [1, 2, 3] from T2, which aborted",
+        "  T3 (session 2): append(1,3) r(1)=[1, 2, 3]",
+        "  T2 (session 1, aborted): append(1,2)");
+  }
+
+  /** Issue 16: two reads that order two appends both ways: G0 for Adya, a version-order cycle for the axioms. */
+  @Test
+  void writeCycleOnOneKeyBreaksAxiomaticReadCommitted() throws IOException {
+    Path edn = tmp.resolve("g0-one-key.edn");
+    Files.writeString(edn, String.join("\n",
+        "{:type :ok, :process 0, :value [[:append 1 1]]}",
+        "{:type :ok, :process 1, :value [[:append 1 2]]}",
+        "{:type :ok, :process 2, :value [[:r 1 [1 2]]]}",
+        "{:type :ok, :process 3, :value [[:r 1 [2 1]]]}", ""));
+    CliRun run = CliRun.of("check", "--level", "all", edn.toString());
+    assertThat(run.exitCode()).isEqualTo(ExitCode.VIOLATION);
+    assertThat(run.firstLines(7)).containsExactly(
+        "read-uncommitted: VIOLATED (1 violation)",
+        "read-committed: VIOLATED (1 violation)",
+        "read-committed (Adya PL-2): VIOLATED (1 violation)",
+        "read-atomic: VIOLATED (1 violation)",
+        "causal: VIOLATED (1 violation)",
+        "snapshot-isolation: VIOLATED (1 violation)",
+        "serializable: VIOLATED (1 violation)");
+    assertThat(run.out().lines().toList()).containsSequence(
+        "[read-committed, read-atomic, causal] violation 2 of 2: commit-order-cycle (weakest level broken: read-committed)",
+        "  cycle T1 -> T2 -> T1 (2 edges)",
+        "  T1 (session 0): append(1,1)",
+        "  T2 (session 1): append(1,2)",
+        "  T3 (session 2): r(1)=[1, 2]",
+        "  T4 (session 3): r(1)=[2, 1]",
+        "  ww: T2 appended 2 to key 1 after T1 appended 1, as T3's read of key 1 shows",
+        "  ww: T1 appended 1 to key 1 after T2 appended 2, as T4's read of key 1 shows");
+  }
+
   @Test
   void reportAndDotDrawTheWitnessesTheTextShows() throws IOException {
     Path html = tmp.resolve("report.html");

@@ -24,7 +24,7 @@ final class EdgeTable {
   private final LongArrayList value = new LongArrayList();
   private final IntArrayList via = new IntArrayList();
   /**
-   * Inferred edges by source node, then target node, so that each pair is stored once. One small
+   * Inferred and version-order edges by source node, then target node, so that each pair is stored once. One small
    * table per source keeps the lookups of a reader's many edges from one writer in cache.
    */
   private final ObjectArrayList<Int2IntOpenHashMap> inferredFrom = new ObjectArrayList<>();
@@ -38,15 +38,16 @@ final class EdgeTable {
   }
 
   /**
-   * Records an edge unless it is an inferred edge between a pair of nodes that has one already;
-   * then the stored edge keeps whichever reason needs the weaker level (many readers can force the
+   * Records an edge unless it is an inferred ({@code co}) or version-order ({@code ww}) edge between
+   * a pair of nodes that has one of these already; then the stored edge keeps whichever reason (and
+   * type) needs the weaker level (many readers can force the
    * same commit-order edge: storing each once keeps the graph at the number of distinct pairs).
    *
    * @param nextId the id the edge gets if it is new (the graph's edge count)
    * @return whether the edge is new, so that the caller adds it to its graph
    */
   boolean addOnce(int nextId, int fromNode, int toNode, EdgeType t, Because b, int k, long v, int viaTxn) {
-    if (t == EdgeType.CO) {
+    if (t == EdgeType.CO || t == EdgeType.WW) {
       while (inferredFrom.size() <= fromNode) {
         inferredFrom.add(null);
       }
@@ -59,6 +60,7 @@ final class EdgeTable {
       int e = targets.putIfAbsent(toNode, nextId);
       if (e >= 0) {
         if (b.level().compareTo(because(e).level()) < 0) {
+          type.set(e, (byte) t.ordinal());
           because.set(e, (byte) b.ordinal());
           key.set(e, k);
           value.set(e, v);

@@ -11,6 +11,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,9 +21,14 @@ import java.util.List;
  * aborted read (G1a), future read, not-my-own-write, not-my-last-write, intermediate read (G1b),
  * and non-repeatable read (read atomic and above).
  *
- * <p>A list read counts as a read of its last element (the empty list as a read of the initial
- * value), an append as a write of its element. O(ops of the transaction) per transaction, with one
- * hash lookup per read. Results per operation in {@link #writerOf(int)}.
+ * <p>A list read reads the version of its last element's append (the empty list reads the initial
+ * value), an append is a write of its element; in addition a list read observes the append of every
+ * element and shows their version order ({@link ElementReads}): each run of elements is checked by
+ * the basic axioms as a read of its own (an aborted, intermediate or thin-air element anywhere in
+ * the list is reported), and the valid runs other than the last become observations. O(ops of the
+ * transaction + elements of its list reads) per transaction, with one hash lookup per read and per
+ * element. Results per operation in {@link #writerOf(int)}; observations and orders of the
+ * transaction resolved last in {@link #elements()}.
  */
 final class ReadResolver {
   /** {@link #writerOf} for a read of the initial value. */
@@ -41,15 +47,27 @@ final class ReadResolver {
   private final BooleanArrayList lastOfKey = new BooleanArrayList();
   /** Per read operation: the write it observed, once found (-1 unknown). */
   private final IntArrayList writeOp = new IntArrayList();
+  /** Per registered transaction: {@link #keyBit} of every key it writes, or-ed. */
+  private final LongArrayList writeMask = new LongArrayList();
   /** The keys written by each wide transaction (more than {@link #WIDE} operations). */
   private final Int2ObjectOpenHashMap<IntOpenHashSet> wideWrites = new Int2ObjectOpenHashMap<>();
   private final SmallIntMap seen = new SmallIntMap(-1);
   private final SmallIntMap ownLast = new SmallIntMap(-1);
   private final SmallIntMap firstWriterOfKey = new SmallIntMap(NO_EDGE);
   private final SmallIntMap firstReadOfKey = new SmallIntMap(-1);
+  private final ElementReads elements;
 
   ReadResolver(History h) {
     this.h = h;
+    this.elements = new ElementReads(h);
+  }
+
+  /**
+   * @return the runs of list reads; its observations and version orders are those of the
+   *     transaction resolved last
+   */
+  ElementReads elements() {
+    return elements;
   }
 
   /**
@@ -65,9 +83,11 @@ final class ReadResolver {
     }
     seen.clear();
     IntOpenHashSet wide = end - start > WIDE ? new IntOpenHashSet() : null;
+    long mask = 0;
     for (int op = end - 1; op >= start; op--) {
       if (OpKind.isWrite(h.opKind(op))) {
         int x = h.opKey(op);
+        mask |= keyBit(x);
         lastOfKey.set(op, seen.add(x));
         if (wide != null) {
           wide.add(x);
@@ -77,6 +97,23 @@ final class ReadResolver {
     if (wide != null) {
       wideWrites.put(t, wide);
     }
+    while (writeMask.size() <= t) {
+      writeMask.add(0L);
+    }
+    writeMask.set(t, mask);
+  }
+
+  /** @return a one-bit summary of {@code key} (its id mod 64), to or into key-set masks */
+  static long keyBit(int key) {
+    return 1L << (key & 63);
+  }
+
+  /**
+   * @return {@link #keyBit} of every key registered transaction {@code t} writes, or-ed: if it
+   *     shares no bit with a set of keys, {@code t} writes none of them
+   */
+  long writeMask(int t) {
+    return writeMask.getLong(t);
   }
 
   /** @return whether write {@code op} is the last write of its key in its transaction */
@@ -166,6 +203,7 @@ final class ReadResolver {
     ownLast.clear();
     firstWriterOfKey.clear();
     firstReadOfKey.clear();
+    elements.clear();
     for (int op = h.opStart(t); op < end; op++) {
       writer.set(op, NO_EDGE);
       byte kind = h.opKind(op);
@@ -176,6 +214,10 @@ final class ReadResolver {
       }
       long v = checked ? observed(op) : History.UNKNOWN_VALUE;
       if (v == History.UNKNOWN_VALUE) {
+        continue;
+      }
+      if (v != History.NIL && kind == OpKind.READ_LIST) {
+        resolveList(t, op, key, nonRepeatable, out);
         continue;
       }
       int own = ownLast.get(key);
@@ -202,17 +244,81 @@ final class ReadResolver {
         out.add(basic(a, t, t1 >= 0 ? List.of(t1) : List.of(), own >= 0 && own != w ? List.of(op, own) : List.of(op), w));
         continue;
       }
-      int src = v == History.NIL ? INIT : t1;
-      writer.set(op, src);
-      int first = firstWriterOfKey.get(key);
-      if (first == NO_EDGE) {
-        firstWriterOfKey.put(key, src);
-        firstReadOfKey.put(key, op);
-      } else if (first != src && first != REPORTED && nonRepeatable) {
-        firstWriterOfKey.put(key, REPORTED);
-        out.add(basic(Anomaly.NON_REPEATABLE_READ, t, List.of(first, src), List.of(firstReadOfKey.get(key), op), -1));
+      versionRead(t, op, key, v == History.NIL ? INIT : t1, nonRepeatable, out);
+    }
+  }
+
+  /** Records {@code src} as the writer of the version read {@code op} reads; a non-repeatable read if t read the key from another writer before. */
+  private void versionRead(int t, int op, int key, int src, boolean nonRepeatable, List<Violation> out) {
+    writer.set(op, src);
+    int first = firstWriterOfKey.get(key);
+    if (first == NO_EDGE) {
+      firstWriterOfKey.put(key, src);
+      firstReadOfKey.put(key, op);
+    } else if (first != src && first != REPORTED && nonRepeatable) {
+      firstWriterOfKey.put(key, REPORTED);
+      out.add(basic(Anomaly.NON_REPEATABLE_READ, t, List.of(first, src), List.of(firstReadOfKey.get(key), op), -1));
+    }
+  }
+
+  /**
+   * Resolves a known, non-empty list read of committed {@code t} run by run ({@link ElementReads}):
+   * each run is checked as a read of its last element, except that the reader's own earlier
+   * appends to the key are required of the last run only (the runs before it are what its appends
+   * were appended to). The last valid external run is the version read; the other valid external
+   * runs are observations; consecutive valid runs are ordered. At most one violation of each kind
+   * per read, the first run that shows it.
+   */
+  private void resolveList(int t, int op, int key, boolean nonRepeatable, List<Violation> out) {
+    int own = ownLast.get(key);
+    int runs = elements.split(op);
+    int firstObservation = elements.observations();
+    long reported = 0;
+    int prev = -1;
+    int prevWrite = -1;
+    boolean lastObserved = false;
+    for (int j = 0; j < runs; j++) {
+      int w = elements.runWrite(j);
+      int t1 = w < 0 ? -1 : h.opTxn(w);
+      boolean last = j == runs - 1;
+      Anomaly a = null;
+      if (w < 0) {
+        a = Anomaly.THIN_AIR_READ;
+      } else if (t1 == t) {
+        a = w > op ? Anomaly.FUTURE_READ : last && own != w ? Anomaly.NOT_MY_LAST_WRITE : null;
+      } else if (last && own >= 0) {
+        a = Anomaly.NOT_MY_OWN_WRITE;
+      } else if (h.status(t1) == TxnStatus.ABORTED) {
+        a = Anomaly.ABORTED_READ;
+      } else if (!isLastWrite(w)) {
+        a = Anomaly.INTERMEDIATE_READ;
+      }
+      if (a != null) {
+        if ((reported & (1L << a.ordinal())) == 0) {
+          reported |= 1L << a.ordinal();
+          boolean ownToo = last && own >= 0 && own != w;
+          out.add(basic(a, t, t1 >= 0 ? List.of(t1) : List.of(), ownToo ? List.of(op, own) : List.of(op), w));
+        }
+        continue;
+      }
+      if (prev >= 0 && prev != t1) {
+        elements.order(prevWrite, prev, t1, key, h.listElement(op, elements.runFirst(j)));
+      }
+      prev = t1;
+      prevWrite = w;
+      lastObserved = false;
+      if (t1 == t) {
+        continue; // its own appends: internal, no wr edge
+      }
+      if (last) {
+        versionRead(t, op, key, t1, nonRepeatable, out);
+      } else {
+        elements.observe(op, t1, h.opValue(w), false);
+        lastObserved = true;
       }
     }
+    // every observation is followed by a valid run, except the last valid run when it is one
+    elements.imply(firstObservation, elements.observations() - (lastObserved ? 1 : 0));
   }
 
   /**

@@ -5,7 +5,9 @@ import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.witness.Because;
 import io.isowatch.checker.witness.EdgeType;
+import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 
 /**
@@ -29,9 +31,19 @@ import it.unimi.dsi.fastutil.objects.ObjectArrayList;
  *       causal past; O(n·k) clock comparisons.
  * </ul>
  *
- * Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
+ * A list read contributes, besides its version read, one observation per other valid run of its
+ * elements ({@link ElementReads}), placed right after it in program order: an observed appender is
+ * a source of {@code t3} (a premise of every axiom, part of the causal past), but not a writer the
+ * key was read from; and the version order its elements show becomes {@code ww} edges. An
+ * observation followed by another valid run of its list gets no {@code wr} edge in the graph: the
+ * {@code ww} edges lead from it to the version read's writer (or to {@code t3}'s own run), so the
+ * edge would close no cycle the graph does not close already. Each inferred edge carries the weakest premise that justifies it ({@link Because}), so that a
  * cycle names the weakest level it breaks. Transactions must be passed to {@link #process} in an
  * order where every session predecessor and every writer read from came first.
+ *
+ * <p>Over 400 lines: the three levels' passes and the list-read filters all read one per-reader
+ * scratch (positions, per-key slots, sources, masks) that {@link #gather} fills; split by level,
+ * each part would need that scratch passed in or filled again.
  */
 final class Saturation {
   private static final int NONE = ReadResolver.NO_EDGE;
@@ -52,11 +64,24 @@ final class Saturation {
   /** CC only: per transaction, entry s = number of session s's transactions in its causal past, itself included. */
   private final ObjectArrayList<int[]> clocks = new ObjectArrayList<>();
 
-  // per-reader scratch: valid external reads of t3 in program order
+  // per-reader scratch: valid external reads and observations of t3 in program order
   private final IntArrayList rKey = new IntArrayList();
   private final IntArrayList rWriter = new IntArrayList();
-  private final IntArrayList rValue = new IntArrayList();
+  private final LongArrayList rValue = new LongArrayList();
+  /** Per position: a version read (true) or an observation of a list element's append (false). */
+  private final BooleanArrayList rVersion = new BooleanArrayList();
   private final SmallIntMap firstPos = new SmallIntMap(-1);
+  /** Per source: its first position that needs a {@code wr} edge (not an implied observation). */
+  private final SmallIntMap edgePos = new SmallIntMap(-1);
+  /**
+   * Per observed appender: the version writer of the first list read of t3 that observes it. The
+   * version order of that list leads from the one to the other, so a {@code co} edge between them
+   * is implied and not emitted: without this, every reader of a list of L appends would add L - 1
+   * such edges, and a key's distinct pairs would grow as L^2.
+   */
+  private final SmallIntMap observedBefore = new SmallIntMap(NONE);
+  /** Per observed appender: the key of the list read that {@link #observedBefore} is about. */
+  private final SmallIntMap observedKey = new SmallIntMap(-1);
   private final IntArrayList sources = new IntArrayList();
   private final SmallIntMap local = new SmallIntMap(-1);
   private final IntArrayList touched = new IntArrayList();
@@ -66,6 +91,12 @@ final class Saturation {
   private final IntArrayList posB = new IntArrayList();
   /** Read committed reverse pass: local keys read below the cursor. */
   private final IntArrayList live = new IntArrayList();
+  /** {@link ReadResolver#keyBit} of the keys in {@link #live}, or-ed. */
+  private long liveMask;
+  /** {@link ReadResolver#keyBit} of the keys in {@link #touched}, or-ed. */
+  private long touchedMask;
+  /** The bits of {@link #touchedMask} that two or more touched keys share. */
+  private long touchedShared;
 
   Saturation(History h, Level level, ReadResolver reads) {
     this.h = h;
@@ -100,8 +131,16 @@ final class Saturation {
     gather(t3);
     for (int i = 0; i < sources.size(); i++) {
       int src = sources.getInt(i);
-      int at = firstPos.get(src);
-      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), reads.observed(rValue.getInt(at)), -1);
+      int at = edgePos.get(src);
+      if (at < 0) {
+        continue; // observed only where so ∪ wr ∪ ww already leads to t3
+      }
+      sink.edge(node(src), node(t3), EdgeType.WR, Because.READS_FROM, rKey.getInt(at), rValue.getLong(at), -1);
+    }
+    ElementReads elements = reads.elements();
+    for (int i = 0, n = elements.orders(); i < n; i++) {
+      sink.edge(node(elements.orderFrom(i)), node(elements.orderTo(i)), EdgeType.WW, Because.VERSION_ORDER,
+          elements.orderKey(i), elements.orderValue(i), t3);
     }
     if (!saturate) {
       if (level == Level.CAUSAL) {
@@ -120,38 +159,68 @@ final class Saturation {
     lastNode.set(s3, t3);
   }
 
-  /** Collects t3's valid external reads, its sources (po-first read of each) and per-key slots (forward). */
+  /** Collects t3's valid external reads and observations, its sources (po-first read of each) and per-key slots (forward). */
   private void gather(int t3) {
     rKey.clear();
     rWriter.clear();
     rValue.clear();
+    rVersion.clear();
     firstPos.clear();
+    edgePos.clear();
+    observedBefore.clear();
+    observedKey.clear();
     sources.clear();
     local.clear();
     touched.clear();
+    touchedMask = 0;
+    touchedShared = 0;
     slotA.clear();
     slotB.clear();
     posA.clear();
     posB.clear();
+    ElementReads elements = reads.elements();
+    int obs = 0;
+    int observations = elements.observations();
     for (int op = h.opStart(t3), end = h.opEnd(t3); op < end; op++) {
       int w = reads.writerOf(op);
-      if (w == NONE) {
-        continue;
+      if (w != NONE) {
+        addRead(h.opKey(op), w, reads.observed(op), true, true);
       }
-      int i = rKey.size();
-      int x = h.opKey(op);
-      rKey.add(x);
-      rWriter.add(w);
-      rValue.add(op);
-      if (w >= 0 && firstPos.get(w) < 0) {
-        firstPos.put(w, i);
-        sources.add(w);
+      for (; obs < observations && elements.observedOp(obs) == op; obs++) {
+        addRead(h.opKey(op), elements.observedTxn(obs), elements.observedValue(obs), false,
+            !elements.observedImplied(obs));
+        if (w >= 0 && observedBefore.putIfAbsent(elements.observedTxn(obs), w) == NONE) {
+          observedKey.put(elements.observedTxn(obs), h.opKey(op));
+        }
       }
+    }
+  }
+
+  /**
+   * Adds a position to the scratch: a version read of {@code x} from {@code w}, or an observation;
+   * {@code edge} whether it needs a {@code wr} edge.
+   */
+  private void addRead(int x, int w, long value, boolean version, boolean edge) {
+    int i = rKey.size();
+    rKey.add(x);
+    rWriter.add(w);
+    rValue.add(value);
+    rVersion.add(version);
+    if (w >= 0 && firstPos.get(w) < 0) {
+      firstPos.put(w, i);
+      sources.add(w);
+    }
+    if (edge && w >= 0 && edgePos.get(w) < 0) {
+      edgePos.put(w, i);
+    }
+    if (version) {
       int li = local.get(x);
       if (li < 0) {
         li = touched.size();
         local.put(x, li);
         touched.add(x);
+        touchedShared |= touchedMask & ReadResolver.keyBit(x);
+        touchedMask |= ReadResolver.keyBit(x);
         slotA.add(w);
         posA.add(i);
         slotB.add(NONE);
@@ -174,15 +243,20 @@ final class Saturation {
     }
     IntArrayList live = this.live;
     live.clear();
+    liveMask = 0;
     for (int i = rKey.size() - 1; i >= 0; i--) {
       int w = rWriter.getInt(i);
       if (w >= 0 && firstPos.get(w) == i) {
         linkWriter(w, t3, live, sink);
       }
+      if (!rVersion.getBoolean(i)) {
+        continue;
+      }
       int li = local.get(rKey.getInt(i));
       int a = slotA.getInt(li);
       if (a == NONE) {
         live.add(li);
+        liveMask |= ReadResolver.keyBit(rKey.getInt(i));
         slotA.set(li, w);
       } else if (a != w) {
         slotB.set(li, a);
@@ -193,6 +267,9 @@ final class Saturation {
 
   /** At t2's first read in t3: for each key t2 writes that is read below the cursor, link t2 to the first other writer. */
   private void linkWriter(int t2, int t3, IntArrayList live, EdgeSink sink) {
+    if ((reads.writeMask(t2) & liveMask) == 0) {
+      return; // t2 writes no key read below the cursor (often: nothing is, or another key)
+    }
     int start = h.opStart(t2);
     int end = h.opEnd(t2);
     if (end - start <= live.size()) {
@@ -235,6 +312,9 @@ final class Saturation {
     }
     for (int i = 0; i < sources.size(); i++) {
       int t2 = sources.getInt(i);
+      if ((reads.writeMask(t2) & readAtomicKeys(t2)) == 0) {
+        continue; // t2 writes no key t3 read (but the list key whose edges the ww chain implies)
+      }
       int start = h.opStart(t2);
       int end = h.opEnd(t2);
       if (end - start <= touched.size()) {
@@ -257,16 +337,34 @@ final class Saturation {
     }
   }
 
+  /**
+   * @return the {@link ReadResolver#keyBit} mask of the keys for which source {@code t2} may force
+   *     a read-atomic edge: every touched key, except the key of a list read that observed t2 when
+   *     that key was read from that list's version writer alone (the edge is then implied and not
+   *     emitted, see {@link #observedBefore}) and no other touched key shares its bit
+   */
+  private long readAtomicKeys(int t2) {
+    int key = observedKey.get(t2);
+    if (key < 0) {
+      return touchedMask;
+    }
+    int li = local.get(key);
+    if (li < 0 || slotB.getInt(li) != NONE || slotA.getInt(li) != observedBefore.get(t2)) {
+      return touchedMask;
+    }
+    return touchedMask & ~(ReadResolver.keyBit(key) & ~touchedShared);
+  }
+
   /** Links t2 to each distinct writer (at most two) the key of slot li was read from, other than t2. */
   private void precedeReads(int t2, int li, int t3, Because otherwise, EdgeSink sink) {
     int x = touched.getInt(li);
     int first = firstPos.get(t2);
     int a = slotA.getInt(li);
-    if (a != t2) {
+    if (a != t2 && observedBefore.get(t2) != a) {
       sink.edge(node(t2), node(a), EdgeType.CO, reason(first, posA.getInt(li), otherwise), x, History.NIL, t3);
     }
     int b = slotB.getInt(li);
-    if (b != NONE && b != t2) {
+    if (b != NONE && b != t2 && observedBefore.get(t2) != b) {
       sink.edge(node(t2), node(b), EdgeType.CO, reason(first, posB.getInt(li), otherwise), x, History.NIL, t3);
     }
   }
@@ -316,7 +414,7 @@ final class Saturation {
         continue;
       }
       int w = writers.writers(j).lastBefore(clock[s]);
-      if (w < 0 || w == u || h.sessionIndex(w) < from) {
+      if (w < 0 || w == u || h.sessionIndex(w) < from || observedBefore.get(w) == u) {
         continue;
       }
       int first = firstPos.get(w);

@@ -69,6 +69,7 @@ final class Scheduler {
       throw new IllegalArgumentException("transaction T" + h.label(t) + " accepted twice");
     }
     arrived.set(t, true);
+    reads.elements().invalidate();
     reads.register(t);
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
       if (OpKind.isWrite(h.opKind(op))) {
@@ -219,6 +220,12 @@ final class Scheduler {
       if (v == History.UNKNOWN_VALUE || v == History.NIL) {
         continue;
       }
+      if (h.opKind(op) == OpKind.READ_LIST) {
+        if (scanList(t, op, ownKeys.contains(x), sink)) {
+          return true;
+        }
+        continue;
+      }
       int w = reads.writeOf(op);
       if (w < 0) {
         if (sink.onUnwritten(x)) {
@@ -232,6 +239,51 @@ final class Scheduler {
       }
       if (isArrived(t1) && (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(w))) {
         continue; // an aborted or intermediate read: reported, but no wr edge
+      }
+      if (sink.onTxn(t1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Visits the writers a known, non-empty list read of {@code t} waits for: per run ({@link
+   * ElementReads}), by the rules of {@link #scanWaits} for one read, except that the reader's own
+   * earlier append of the key rules out an edge from the last run only. Element by element on the
+   * appends {@link ElementReads#elementWrites} looks up (kept for the resolution that follows), so
+   * that the common case (every appender done) builds no runs; the run of an element is found only
+   * for an appender that is not done.
+   *
+   * @return true if {@code sink} stopped the visit
+   */
+  private boolean scanList(int t, int op, boolean ownWrite, WaitSink sink) {
+    int key = h.opKey(op);
+    ElementReads elements = reads.elements();
+    int base = elements.elementWrites(op);
+    for (int i = 0, n = h.listLength(op); i < n; i++) {
+      int w = elements.elementWrite(base + i);
+      if (w < 0) {
+        if (sink.onUnwritten(key)) {
+          return true;
+        }
+        continue;
+      }
+      int t1 = h.opTxn(w);
+      if (t1 == t || isDone(t1)) {
+        continue;
+      }
+      int runEnd = i;
+      while (runEnd + 1 < n && elements.elementWrite(base + runEnd + 1) >= 0
+          && h.opTxn(elements.elementWrite(base + runEnd + 1)) == t1) {
+        runEnd++; // the run of t1's appends holding position i ends at runEnd
+      }
+      if (ownWrite && runEnd == n - 1) {
+        continue; // in the last run, which must be t's own: no edge
+      }
+      int last = elements.elementWrite(base + runEnd);
+      if (isArrived(t1) && (h.status(t1) == TxnStatus.ABORTED || !reads.isLastWrite(last))) {
+        continue;
       }
       if (sink.onTxn(t1)) {
         return true;

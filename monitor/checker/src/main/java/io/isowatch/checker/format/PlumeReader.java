@@ -24,8 +24,12 @@ import java.util.function.LongConsumer;
  *       buffered and appended whole when the session starts its next one (or at the end of file).
  *       A session is sequential: a transaction that reappears after its session started another
  *       one, or in a second session, is malformed.
- *   <li>Value 0 is every key's initial value: {@code r(K,0,..)} reads {@link History#NIL}, and a
- *       write of 0 is rejected (it would be indistinguishable from the initial value).
+ *   <li>Value 0 is every key's initial value: {@code r(K,0,..)} reads {@link History#NIL}. The
+ *       generators of PolySI and IsoVista write that initial state explicitly, as transaction 0
+ *       of session 0 writing 0 to keys: when that transaction's first line is a write of 0, it is
+ *       the initial state (Biswas &amp; Enea's initial transaction, which isowatch keeps implicit)
+ *       and its lines are dropped; it may hold nothing but writes of 0. Any other write of 0 is
+ *       rejected (it would be indistinguishable from the initial value).
  *   <li>{@code T = -1} marks an operation of an aborted transaction. Plume keeps only the aborted
  *       writes, without grouping; here the consecutive {@code T = -1} lines of one session form one
  *       {@link TxnStatus#ABORTED} transaction (reads included), labelled with minus the line number
@@ -39,6 +43,8 @@ final class PlumeReader {
   private static final String[] FIELDS = {"key", "value", "session", "transaction"};
   private static final long NONE = Long.MIN_VALUE;
   private static final long ABORTED_GROUP = -1;
+  /** What transaction 0 of session 0 is: not seen yet, the explicit initial state, or ordinary. */
+  private enum Initial { UNSEEN, INITIAL_STATE, ORDINARY }
 
   private final Path file;
   private final History h = new History();
@@ -50,6 +56,7 @@ final class PlumeReader {
   private final LongArrayList openTxn = new LongArrayList();
   private final ObjectArrayList<TxnBuffer> buffers = new ObjectArrayList<>();
   private long line;
+  private Initial initial = Initial.UNSEEN;
 
   private PlumeReader(Path file) {
     this.file = file;
@@ -132,6 +139,9 @@ final class PlumeReader {
 
   private void add(boolean write, long key, long value, long session, long txn)
       throws HistoryFormatException {
+    if (session == 0 && txn == 0 && initialState(write && value == 0)) {
+      return;
+    }
     if (write && value == 0) {
       throw HistoryFormatException.atLine(file, line,
           "write of value 0, which Plume reserves for every key's initial value", "a value >= 1");
@@ -163,6 +173,26 @@ final class PlumeReader {
     } else {
       buffer.read(k, value == 0 ? History.NIL : value, line);
     }
+  }
+
+  /**
+   * @param zeroWrite whether the line of transaction 0 of session 0 writes 0
+   * @return whether the line belongs to the explicit initial state (and is dropped)
+   * @throws HistoryFormatException if that transaction began with writes of 0 and holds another line
+   */
+  private boolean initialState(boolean zeroWrite) throws HistoryFormatException {
+    if (initial == Initial.UNSEEN) {
+      initial = zeroWrite ? Initial.INITIAL_STATE : Initial.ORDINARY;
+    }
+    if (initial == Initial.ORDINARY) {
+      return false;
+    }
+    if (!zeroWrite) {
+      throw HistoryFormatException.atLine(file, line,
+          "transaction 0 of session 0 began with writes of 0, so it is the initial state, which holds"
+              + " only writes of 0", "w(K,0,0,0)");
+    }
+    return true;
   }
 
   private void flush(int s) throws HistoryFormatException {

@@ -10,7 +10,8 @@ package io.isowatch.checker.witness;
  * @param key the key involved (read, written or both), -1 for {@code so}
  * @param value the value read or written that the explanation cites, {@link
  *     io.isowatch.checker.history.History#NIL} when none
- * @param via for inferred {@code co} edges, the reader transaction whose reads force the edge; -1
+ * @param via for inferred {@code co} edges, the reader transaction whose reads force the edge; for
+ *     the axiomatic checkers' {@code ww} edges, the reader whose list read shows the order; -1
  *     otherwise
  */
 public record Edge(int from, int to, EdgeType type, Because because, int key, long value, int via) {}

@@ -167,8 +167,9 @@ public final class WitnessRenderer {
     boolean list = before >= 0 && h.opKind(before) == OpKind.APPEND;
     String previous = before < 0 ? "the initial value" : value(h.opValue(before));
     if (list) {
+      String shown = e.via() >= 0 ? ", as " + txnName(e.via()) + "'s read of " + keyRef(e.key()) + " shows" : "";
       return to + " appended " + value(e.value()) + " to " + keyRef(e.key()) + " after " + from
-          + " appended " + previous;
+          + " appended " + previous + shown;
     }
     return to + " wrote " + keyRef(e.key()) + " = " + value(e.value()) + " after " + from
         + " wrote " + keyRef(e.key()) + " = " + previous;

@@ -41,7 +41,7 @@ class WitnessValidityTest {
   }
 
   /** @return the first thing wrong with the cycle witnesses, or {@code null} */
-  private static String problem(Level level, ReferenceGraph g, List<Violation> violations) {
+  static String problem(Level level, ReferenceGraph g, List<Violation> violations) {
     for (Violation v : violations) {
       if (v.anomaly() != Anomaly.COMMIT_ORDER_CYCLE) {
         continue;

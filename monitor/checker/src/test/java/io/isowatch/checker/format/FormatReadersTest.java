@@ -2,7 +2,11 @@ package io.isowatch.checker.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.isowatch.checker.awdit.CcChecker;
+import io.isowatch.checker.awdit.RaChecker;
+import io.isowatch.checker.awdit.RcChecker;
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.level.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,6 +33,23 @@ class FormatReadersTest {
         + "1 T11: w 2 8\n"
         + "2 T-9: w 2 9 | aborted\n");
     assertThat(progress).containsExactly(108L);
+  }
+
+  /**
+   * Transaction 0 of session 0 writing 0 (PolySI's and IsoVista's explicit initial state) is the
+   * initial state: dropped, and the verdicts of every axiomatic level are those of the file without
+   * it (which is what AWDIT answers: it reads 0 from its own initial transaction, so the explicit
+   * one, never read from, is on no cycle).
+   */
+  @Test
+  void plumeExplicitInitialTransactionIsTheInitialState() throws Exception {
+    assertThat(read("initial-state.plume.txt", HistoryFormat.PLUME)).isEqualTo(""
+        + "1 T1: w 1 1, w 2 1\n"
+        + "2 T2: r 2 _, r 1 1\n");
+    History h = HistoryFiles.read(Resources.path("initial-state.plume.txt"), HistoryFormat.PLUME, progress::add);
+    assertThat(List.of(new RcChecker().check(h).verdict(), new RaChecker().check(h).verdict(),
+        new CcChecker().check(h).verdict()))
+        .containsExactly(Verdict.CONSISTENT, Verdict.VIOLATED, Verdict.VIOLATED);
   }
 
   @Test

@@ -47,6 +47,15 @@ class MalformedInputTest {
         Arguments.of(HistoryFormat.PLUME, "w(1,0,1,1)\n",
             "F:1: write of value 0, which Plume reserves for every key's initial value; "
                 + "expected a value >= 1"),
+        Arguments.of(HistoryFormat.PLUME, "w(1,0,0,0)\nr(1,0,0,0)\n",
+            "F:2: transaction 0 of session 0 began with writes of 0, so it is the initial state, which"
+                + " holds only writes of 0; expected w(K,0,0,0)"),
+        Arguments.of(HistoryFormat.PLUME, "w(1,0,0,0)\nw(1,1,1,1)\nw(2,0,1,1)\n",
+            "F:3: write of value 0, which Plume reserves for every key's initial value; "
+                + "expected a value >= 1"),
+        Arguments.of(HistoryFormat.PLUME, "r(1,0,0,0)\nw(1,0,0,0)\n",
+            "F:2: write of value 0, which Plume reserves for every key's initial value; "
+                + "expected a value >= 1"),
         Arguments.of(HistoryFormat.PLUME, "w(1,5,1,1)\nw(1,5,2,2)\n",
             "F:2: value 5 written twice to key 1 (first by T1); values must be unique per key"),
         Arguments.of(HistoryFormat.PLUME, "r(1,1,1,1)\nr(1,1,1,2)\nr(1,1,1,1)\n",

@@ -80,11 +80,11 @@ public final class ReferenceChecker implements Checker {
     return new ReferenceGraph(h, level, ReferenceReads.checkedReads(h));
   }
 
-  /** §4: a committed transaction with valid external reads of one key from two writers. */
+  /** §4: a committed transaction with valid external version reads of one key from two writers. */
   private static List<Violation> nonRepeatableReads(List<Read> reads) {
     Map<List<Integer>, List<Read>> byTxnKey = new LinkedHashMap<>();
     for (Read r : reads) {
-      if (r.external()) {
+      if (r.external() && r.version()) {
         byTxnKey.computeIfAbsent(List.of(r.txn(), r.key()), k -> new ArrayList<>()).add(r);
       }
     }

@@ -28,6 +28,7 @@ public final class ReferenceGraph {
   private final History h;
   private final Level level;
   private final List<Read> reads;
+  private final List<ReferenceReads.Order> orders;
   private final int n;
   private final Edge[][] edge;
   /** {@code (so ∪ wr)+} for causal consistency, all false at the weaker levels. */
@@ -37,6 +38,7 @@ public final class ReferenceGraph {
     this.h = h;
     this.level = level;
     this.reads = reads;
+    this.orders = ReferenceReads.orders(h, reads);
     this.n = h.txnCount();
     this.edge = new Edge[n + 1][n + 1];
     for (int s = 0; s < h.sessionCount(); s++) {
@@ -60,6 +62,9 @@ public final class ReferenceGraph {
         add(new Edge(r.writerTxn(), r.txn(), EdgeType.WR, Because.READS_FROM, r.key(), r.value(), -1));
       }
     }
+    for (ReferenceReads.Order o : orders) {
+      add(new Edge(o.from(), o.to(), EdgeType.WW, Because.VERSION_ORDER, o.key(), o.value(), o.reader()));
+    }
     causal = level == Level.CAUSAL ? causalPast() : new boolean[n][n];
     saturate();
   }
@@ -75,10 +80,10 @@ public final class ReferenceGraph {
     }
   }
 
-  /** §5: every (t3, r, t2) triple, the premise tested literally. */
+  /** §5: every (t3, r, t2) triple, r a version read, the premise tested literally. */
   private void saturate() {
     for (Read r : reads) {
-      if (!r.external()) {
+      if (!r.external() || !r.version()) {
         continue;
       }
       int t3 = r.txn();
@@ -124,7 +129,8 @@ public final class ReferenceGraph {
 
   /**
    * Checks one edge of a witness against the definitions: {@code so} between nodes of one session
-   * in order (or from INIT), {@code wr} from a valid external read of the key, {@code co} from a
+   * in order (or from INIT), {@code wr} from a valid external read of the key (or run of a list),
+   * {@code ww} from a version order a list read of {@code via} shows, {@code co} from a
    * valid external read of the key by {@code via} whose premise {@code because} holds at this level.
    *
    * @param e an edge as a checker reports it
@@ -137,8 +143,14 @@ public final class ReferenceGraph {
       boolean nodes = b >= 0 && ReferenceReads.isNode(h, b) && (a == INIT || ReferenceReads.isNode(h, a));
       return nodes && (a == INIT || (h.sessionOf(a) == h.sessionOf(b) && h.sessionIndex(a) < h.sessionIndex(b)));
     }
+    if (e.type() == EdgeType.WW) {
+      return orders.contains(new ReferenceReads.Order(a, b, e.key(), e.value(), e.via()));
+    }
     for (Read r : reads) {
       if (!r.external() || r.key() != e.key() || r.writerTxn() != (e.type() == EdgeType.WR ? a : b)) {
+        continue;
+      }
+      if (e.type() == EdgeType.CO && !r.version()) {
         continue;
       }
       if (e.type() == EdgeType.WR && r.txn() == b) {

@@ -10,8 +10,10 @@ import java.util.List;
 
 /**
  * Literal transcription of {@code notes/semantics.md} §1–§3: which transactions are nodes, which
- * reads are checked, and what each checked read reads from. Deliberately slow: every lookup scans
- * the whole history (no {@link io.isowatch.checker.history.WriteIndex}), so that it shares no code
+ * reads are checked, and what each checked read reads from; for list reads, the element-by-element
+ * translation of {@code docs/levels.md} ("List reads, element by element"). Deliberately slow: every
+ * lookup scans the whole history (no {@link io.isowatch.checker.history.WriteIndex}), and a list is
+ * cut into runs by comparing each element's appender with the next one's, so that it shares no code
  * path with the fast checkers it is compared with.
  */
 final class ReferenceReads {
@@ -19,24 +21,37 @@ final class ReferenceReads {
   static final int INIT = Witness.INIT;
 
   /**
-   * One checked read, resolved.
+   * One checked read, resolved: a register read, an empty list read, or one run of a list read
+   * (consecutive elements appended by one transaction, standing for the version after its last
+   * element).
    *
    * @param op the read operation
    * @param txn its (committed) transaction
    * @param key the key read
-   * @param value the value read (the last element for a list read, {@link History#NIL} for the
-   *     initial value or the empty list)
+   * @param value the value read (the run's last element for a list read, {@link History#NIL} for
+   *     the initial value or the empty list)
    * @param writeOp the write or append operation of {@code (key, value)}, -1 if none (initial value
    *     or thin air)
    * @param writerTxn the transaction of {@code writeOp}; {@link #INIT} when {@code writeOp} is -1
    * @param anomaly the basic-axiom violation of §3 a–d, or {@code null} for a valid read
+   * @param version whether this is the version the operation reads (every register read, the last
+   *     run of a list read), rather than an earlier run it only observes
+   * @param first the run's first element ({@code value} for a register read)
    */
-  record Read(int op, int txn, int key, long value, int writeOp, int writerTxn, Anomaly anomaly) {
+  record Read(int op, int txn, int key, long value, int writeOp, int writerTxn, Anomaly anomaly, boolean version,
+      long first) {
     /** @return valid and reading from another transaction or INIT: the read makes a wr edge */
     boolean external() {
       return anomaly == null && writerTxn != txn;
     }
   }
+
+  /**
+   * A version order shown by a list read: {@code from}'s run comes right before {@code to}'s among
+   * the valid runs of {@code reader}'s read of {@code key}; {@code value} is the first element of
+   * {@code to}'s run.
+   */
+  record Order(int from, int to, int key, long value, int reader) {}
 
   private ReferenceReads() {}
 
@@ -46,7 +61,8 @@ final class ReferenceReads {
   }
 
   /**
-   * §2–§3: every checked read of the history in operation order, resolved.
+   * §2–§3: every checked read of the history in operation order, resolved; a list read gives one
+   * entry per run, in list order.
    *
    * @return one entry per checked read (register reads and known list reads of committed
    *     transactions whose value is known)
@@ -58,43 +74,86 @@ final class ReferenceReads {
         continue;
       }
       for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-        long v;
-        if (h.opKind(op) == OpKind.READ) {
-          v = h.opValue(op);
+        if (h.opKind(op) == OpKind.READ && h.opValue(op) != History.UNKNOWN_VALUE) {
+          out.add(resolve(h, t, op, h.opKey(op), h.opValue(op), true, h.opValue(op)));
         } else if (h.opKind(op) == OpKind.READ_LIST && h.listKnown(op)) {
-          int n = h.listLength(op);
-          v = n == 0 ? History.NIL : h.listElement(op, n - 1);
-        } else {
-          continue;
-        }
-        if (v != History.UNKNOWN_VALUE) {
-          out.add(resolve(h, t, op, h.opKey(op), v));
+          out.addAll(runs(h, t, op));
         }
       }
     }
     return out;
   }
 
-  private static Read resolve(History h, int t, int r, int x, long v) {
+  /**
+   * A list read, element by element: each run resolved as a read of its last element, the reader's
+   * own earlier appends of the key required of the last run only.
+   */
+  private static List<Read> runs(History h, int t, int op) {
+    int x = h.opKey(op);
+    int n = h.listLength(op);
+    if (n == 0) {
+      return List.of(resolve(h, t, op, x, History.NIL, true, History.NIL));
+    }
+    List<Read> out = new ArrayList<>();
+    int first = 0;
+    for (int i = 0; i < n; i++) {
+      int w = findWrite(h, x, h.listElement(op, i));
+      boolean runEnds = i == n - 1 || w < 0 || findWrite(h, x, h.listElement(op, i + 1)) < 0
+          || h.opTxn(findWrite(h, x, h.listElement(op, i + 1))) != h.opTxn(w);
+      if (runEnds) {
+        out.add(resolve(h, t, op, x, h.listElement(op, i), i == n - 1, h.listElement(op, first)));
+        first = i + 1;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * §2–§3 and the list translation: the version orders the list reads show, between consecutive
+   * valid runs of different transactions.
+   */
+  static List<Order> orders(History h, List<Read> reads) {
+    List<Order> out = new ArrayList<>();
+    Read prev = null;
+    for (Read r : reads) {
+      if (prev != null && prev.op() != r.op()) {
+        prev = null;
+      }
+      if (h.opKind(r.op()) != OpKind.READ_LIST || r.anomaly() != null || r.writeOp() < 0) {
+        continue;
+      }
+      if (prev != null && prev.writerTxn() != r.writerTxn()) {
+        out.add(new Order(prev.writerTxn(), r.writerTxn(), r.key(), r.first(), r.txn()));
+      }
+      prev = r;
+    }
+    return out;
+  }
+
+  /**
+   * @param last whether the read is the operation's version read (a register read, or the last run
+   *     of a list): only it must show the reader's own earlier writes of the key
+   */
+  private static Read resolve(History h, int t, int r, int x, long v, boolean last, long first) {
+    boolean ownBefore = writesBetween(h, t, x, h.opStart(t) - 1, r);
     if (v == History.NIL) {
-      Anomaly a = writesBetween(h, t, x, h.opStart(t) - 1, r) ? Anomaly.NOT_MY_OWN_WRITE : null;
-      return new Read(r, t, x, v, -1, INIT, a);
+      return new Read(r, t, x, v, -1, INIT, ownBefore ? Anomaly.NOT_MY_OWN_WRITE : null, true, first);
     }
     int w = findWrite(h, x, v);
     if (w < 0) {
-      return new Read(r, t, x, v, -1, INIT, Anomaly.THIN_AIR_READ);
+      return new Read(r, t, x, v, -1, INIT, Anomaly.THIN_AIR_READ, last, first);
     }
     int t1 = h.opTxn(w);
     Anomaly a;
     if (t1 == t) {
       if (w > r) {
         a = Anomaly.FUTURE_READ;
-      } else if (writesBetween(h, t, x, w, r)) {
+      } else if (last && writesBetween(h, t, x, w, r)) {
         a = Anomaly.NOT_MY_LAST_WRITE;
       } else {
         a = null;
       }
-    } else if (writesBetween(h, t, x, h.opStart(t) - 1, r)) {
+    } else if (last && ownBefore) {
       a = Anomaly.NOT_MY_OWN_WRITE;
     } else if (h.status(t1) == TxnStatus.ABORTED) {
       a = Anomaly.ABORTED_READ;
@@ -103,7 +162,7 @@ final class ReferenceReads {
     } else {
       a = null;
     }
-    return new Read(r, t, x, v, w, t1, a);
+    return new Read(r, t, x, v, w, t1, a, last, first);
   }
 
   /** @return the write or append operation of {@code (x, v)} anywhere in the history, or -1 */
