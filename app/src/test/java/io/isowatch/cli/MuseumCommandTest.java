@@ -26,7 +26,9 @@ class MuseumCommandTest {
         "CC replicated rw-register sound over 150 schedules admits lost-update at seed 0 (85 of 150) 100.0%"
             + " (3600 of 3600)",
         "SI mvcc list-append sound over 150 schedules admits G2-item at seed 0 (123 of 150) 52.6% (1894 of 3600)",
-        "SER mvcc list-append sound over 150 schedules admits nothing (top of the ladder) 43.5% (1568 of 3600)");
+        "SER mvcc list-append sound over 150 schedules admits nothing (top of the ladder) 43.5% (1568 of 3600)",
+        "SI mvcc rw-register sound over 150 schedules admits G2-item at seed 0 (121 of 150) 52.6% (1894 of 3600)",
+        "SER mvcc rw-register sound over 150 schedules admits nothing (top of the ladder) 43.5% (1568 of 3600)");
     assertThat(run.err()).isEmpty();
   }
 

@@ -17,7 +17,7 @@ import java.util.List;
  * s} gives the workload {@code spec.withSeed(s)} and the schedule {@link WorkloadSpec#scheduleSeed()}
  * ({@link Simulation}), so every cell is reproducible from its seed.
  *
- * <p>Cost: 6 × schedules simulations and 11 × schedules checks of small histories (the {@link
+ * <p>Cost: 8 × schedules simulations and 14 × schedules checks of small histories (the {@link
  * #CONTENDED} spec: 24 transactions, 96 operations); about a second per 150 schedules on one core.
  */
 public final class LadderRun {

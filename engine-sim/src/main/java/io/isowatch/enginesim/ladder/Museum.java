@@ -6,8 +6,9 @@ import java.util.Locale;
 
 /**
  * The ladder as a table, what {@code isowatch museum} prints: one line per rung with its engine and
- * workload, whether it was sound over the schedules, the first anomaly of the next rung it admitted
- * (with the seed to reproduce it and the number of schedules showing one), and its commit rate.
+ * workload (the register rungs repeat SI and SER on rw-register), whether it was sound over the
+ * schedules, the first anomaly of the next rung it admitted (with the seed to reproduce it and the
+ * number of schedules showing one), and its commit rate.
  */
 public final class Museum {
   private Museum() {}
@@ -37,7 +38,7 @@ public final class Museum {
             + r.schedules() + ")";
       }
       sb.append(String.format(Locale.ROOT, "%-4s %-11s %-12s %-29s %-70s %d.%d%% (%d of %d)%n",
-          r.rung(), r.rung().engineName(), r.rung().workloadName(), sound, weak,
+          r.rung().label(), r.rung().engineName(), r.rung().workloadName(), sound, weak,
           r.commitPerMille() / 10, r.commitPerMille() % 10, r.committed(), r.transactions()));
     }
     return sb.toString();

@@ -24,6 +24,12 @@ import java.util.Set;
  * histories; read uncommitted, snapshot isolation and serializable by Adya's phenomena (Adya, MIT
  * 1999) with session order; snapshot isolation and serializable run list-append, where list reads
  * reveal the version order; read uncommitted runs rw-register (see {@link #RU}).
+ *
+ * <p>The register rungs {@link #SI_REGISTER} and {@link #SER_REGISTER} run the same two engines on
+ * rw-register, where no read reveals the version order: their snapshot isolation and serializable
+ * are decided by the polygraph ({@code Checkers.polygraph}: PolySI, VLDB 2023; Cobra, OSDI 2020),
+ * with session order. They follow the ladder in {@link #values()} and print with the labels {@code
+ * SI} and {@code SER} ({@link #label()}); the workload column tells them apart.
  */
 public enum Rung {
   /**
@@ -45,7 +51,11 @@ public enum Rung {
   /** Snapshot isolation; admits G2-item (write skew). */
   SI(Level.SNAPSHOT_ISOLATION, true, Level.SERIALIZABLE, Set.of(Anomaly.G2_ITEM)),
   /** Serializable (SSI); the top: admits nothing. */
-  SER(Level.SERIALIZABLE, true, null, Set.of());
+  SER(Level.SERIALIZABLE, true, null, Set.of()),
+  /** Snapshot isolation on rw-register; admits G2-item (write skew), found by the polygraph. */
+  SI_REGISTER(Level.SNAPSHOT_ISOLATION, false, Level.SERIALIZABLE, Set.of(Anomaly.G2_ITEM)),
+  /** Serializable (SSI) on rw-register; the top: admits nothing. */
+  SER_REGISTER(Level.SERIALIZABLE, false, null, Set.of());
 
   private final Level level;
   private final boolean listAppend;
@@ -69,12 +79,21 @@ public enum Rung {
     return listAppend;
   }
 
-  /** @return the next rung's level, null for {@link #SER} */
+  /** @return the rung's name in the museum's table: {@code SI} and {@code SER} for the register rungs */
+  public String label() {
+    return switch (this) {
+      case SI_REGISTER -> SI.label();
+      case SER_REGISTER -> SER.label();
+      default -> name();
+    };
+  }
+
+  /** @return the next rung's level, null for {@link #SER} and {@link #SER_REGISTER} */
   public Level next() {
     return next;
   }
 
-  /** @return the anomalies of the next level's checker that show this rung is weaker; empty for SER */
+  /** @return the anomalies of the next level's checker that show this rung is weaker; empty at the top */
   public Set<Anomaly> admits() {
     return admits;
   }
@@ -104,12 +123,15 @@ public enum Rung {
     return checker(level);
   }
 
-  /** @return a new checker of the next rung's level; null for {@link #SER} */
+  /** @return a new checker of the next rung's level; null for {@link #SER} and {@link #SER_REGISTER} */
   public Checker nextChecker() {
     return next == null ? null : checker(next);
   }
 
   private Checker checker(Level l) {
+    if (this == SI_REGISTER || this == SER_REGISTER) {
+      return Checkers.polygraph(l, true);
+    }
     return switch (l) {
       case READ_COMMITTED -> listAppend ? Checkers.adya(l, true) : Checkers.forLevel(l);
       case READ_ATOMIC, CAUSAL -> Checkers.forLevel(l);

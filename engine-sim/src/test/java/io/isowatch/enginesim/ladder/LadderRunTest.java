@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.isowatch.checker.level.Anomaly;
+import io.isowatch.checker.level.Verdict;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The ladder, every cell asserted: each rung sound over 150 seeded schedules of {@link
  * LadderRun#CONTENDED}, each admitting the anomaly the next rung forbids at a pinned seed, the commit
- * rates exact, and serializable committing at least 40% under this contention.
+ * rates exact, and serializable committing at least 40% under this contention. The register rungs
+ * (snapshot isolation and serializable on rw-register, decided by the polygraph) follow the ladder.
  */
 class LadderRunTest {
   private static List<RungResult> ladder;
@@ -73,10 +75,32 @@ class LadderRunTest {
   }
 
   @Test
+  void snapshotIsolationOnRegistersAdmitsWriteSkewFoundByThePolygraph() {
+    assertThat(rung(Rung.SI_REGISTER)).isEqualTo(new RungResult(Rung.SI_REGISTER, 150, 0, null, -1, Anomaly.G2_ITEM,
+        0, 121, 1894, 3600));
+  }
+
+  @Test
+  void serializableOnRegistersAdmitsNothing() {
+    assertThat(rung(Rung.SER_REGISTER)).isEqualTo(new RungResult(Rung.SER_REGISTER, 150, 0, null, -1, null, -1, 0,
+        1568, 3600));
+  }
+
+  @Test
+  void thePolygraphDecidesEveryRegisterScheduleAtTheRungsOwnLevel() {
+    for (Rung r : new Rung[] {Rung.SI_REGISTER, Rung.SER_REGISTER}) {
+      for (long seed = 0; seed < LadderRun.DEFAULT_SCHEDULES; seed++) {
+        assertThat(r.soundnessChecker().check(LadderRun.history(r, LadderRun.CONTENDED, seed)).verdict())
+            .as("%s seed %d", r, seed).isEqualTo(Verdict.CONSISTENT);
+      }
+    }
+  }
+
+  @Test
   void theMuseumPrintsOneLinePerRung() {
     String table = Museum.render(ladder);
     String[] lines = table.split(System.lineSeparator());
-    assertThat(lines).hasSize(7);
+    assertThat(lines).hasSize(9);
     assertThat(lines[0]).startsWith("rung engine      workload     soundness");
     assertThat(lines[1].replaceAll(" +", " "))
         .isEqualTo("RU mvcc rw-register sound over 150 schedules admits G1b at seed 0 (130 of 150) 100.0% (3600 of 3600)");
@@ -89,6 +113,10 @@ class LadderRunTest {
     assertThat(lines[5].replaceAll(" +", " ")).isEqualTo("SI mvcc list-append sound over 150 schedules admits"
         + " G2-item at seed 0 (123 of 150) 52.6% (1894 of 3600)");
     assertThat(lines[6].replaceAll(" +", " ")).isEqualTo("SER mvcc list-append sound over 150 schedules admits"
+        + " nothing (top of the ladder) 43.5% (1568 of 3600)");
+    assertThat(lines[7].replaceAll(" +", " ")).isEqualTo("SI mvcc rw-register sound over 150 schedules admits"
+        + " G2-item at seed 0 (121 of 150) 52.6% (1894 of 3600)");
+    assertThat(lines[8].replaceAll(" +", " ")).isEqualTo("SER mvcc rw-register sound over 150 schedules admits"
         + " nothing (top of the ladder) 43.5% (1568 of 3600)");
   }
 
