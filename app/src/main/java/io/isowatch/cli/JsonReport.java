@@ -45,7 +45,9 @@ import java.util.Locale;
  * to, type, because, key, value, via, explanation}} with labels for transactions, {@code null} when
  * there is no key, value or via. A violation shown by cases (snapshot isolation or serializable on
  * a register history) has {@code witness.cases}: {@code [{orders: [{first, second}], edges: [...]}]},
- * each case's assumed orders and the cycle they close; the field is absent otherwise.
+ * each case's assumed orders and the cycle they close; the field is absent otherwise. A level line
+ * whose check found a commit order (the polygraph, consistent) has {@code commitOrder}: the
+ * committed transactions' labels in that order, checked against the level's definition.
  */
 public final class JsonReport {
   private static final ObjectMapper MAPPER = new ObjectMapper()
@@ -99,6 +101,12 @@ public final class JsonReport {
       ArrayNode violations = level.putArray("violations");
       for (Violation v : line.result().violations()) {
         violations.add(violation(v));
+      }
+      if (!line.result().commitOrder().isEmpty()) {
+        ArrayNode order = level.putArray("commitOrder");
+        for (int t : line.result().commitOrder()) {
+          order.add(renderer.txnName(t));
+        }
       }
     }
     if (report.ladder()) {

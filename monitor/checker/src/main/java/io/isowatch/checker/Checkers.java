@@ -61,8 +61,18 @@ public final class Checkers {
    * @param level snapshot isolation or serializable
    * @param sessionOrder whether a session's transactions commit in its order (strong session
    *     variants, the default) or not
-   * @param maxConflicts the search's budget, in conflicts ({@link PolygraphChecker#DEFAULT_MAX_CONFLICTS}
-   *     by default)
+   * @return the polygraph checker for the level, with the default budget ({@link
+   *     PolygraphChecker#DEFAULT_MAX_CONFLICTS} conflicts)
+   * @throws IllegalArgumentException for any other level
+   */
+  public static Checker polygraph(Level level, boolean sessionOrder) {
+    return polygraph(level, sessionOrder, PolygraphChecker.DEFAULT_MAX_CONFLICTS);
+  }
+
+  /**
+   * @param level snapshot isolation or serializable
+   * @param sessionOrder whether a session's transactions commit in its order
+   * @param maxConflicts the search's budget, in conflicts
    * @return the polygraph checker for the level
    * @throws IllegalArgumentException for any other level
    */

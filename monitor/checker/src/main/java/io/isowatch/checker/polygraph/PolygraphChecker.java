@@ -6,6 +6,7 @@ import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.witness.CheckResult;
+import java.util.Arrays;
 import java.util.List;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
@@ -80,7 +81,8 @@ public final class PolygraphChecker implements Checker {
   }
 
   /**
-   * Decides the level ({@link #solve}) and words the answer as every checker does: consistent;
+   * Decides the level ({@link #solve}) and words the answer as every checker does: consistent, with
+   * the commit order found ({@link CheckResult#commitOrder()});
    * violated with one violation whose witness is a cycle, or cases ({@link
    * io.isowatch.checker.witness.Witness#cases()}) covering every order of the pairs involved; or
    * unknown with the reason.
@@ -89,7 +91,8 @@ public final class PolygraphChecker implements Checker {
   public CheckResult check(History h) {
     PolygraphAnswer a = solve(h);
     return switch (a.verdict()) {
-      case CONSISTENT -> new CheckResult(level, Verdict.CONSISTENT, List.of());
+      case CONSISTENT -> new CheckResult(level, Verdict.CONSISTENT, List.of(), null,
+          Arrays.stream(a.commitOrder()).boxed().toList());
       case UNKNOWN -> new CheckResult(level, Verdict.UNKNOWN, List.of(), a.reason());
       default -> new CheckResult(level, Verdict.VIOLATED, List.of(ProofWitness.of(h, a.proof(), level)));
     };

@@ -14,12 +14,14 @@ import java.util.List;
  * <ul>
  *   <li>{@link Kind#KNOWN_CYCLE}: the known edges alone close a cycle ({@link #cycles} holds it); no
  *       constraint is involved.
- *   <li>{@link Kind#PRUNING}: a chain of forced choices. Each {@link Step} says: if this pair's writes
+ *   <li>{@link Kind#PRUNING}: for a core of more than {@value #MAX_CASES_CORE} pairs that pruning
+ *       refutes, a chain of forced choices. Each {@link Step} says: if this pair's writes
  *       came in this order, this cycle would close (its edges are known or chosen by earlier steps),
  *       so they come in the other order. The last two steps are one pair, both of whose orders close
  *       a cycle: a contradiction a person can follow step by step.
  *   <li>{@link Kind#CASES}: a core of at most {@value #MAX_CASES_CORE} pairs; {@link #cases} takes
- *       every combination of their orders and shows the cycle each closes.
+ *       every combination of their orders and shows the cycle each closes, so that a person can
+ *       check it by hand.
  *   <li>{@link Kind#SEARCH}: a larger core that pruning alone does not refute; {@link #steps} holds the
  *       forced choices the cycles rely on, {@link #cycles} the cycles of the search's conflicts (each
  *       closed by its choices), on which the unsatisfiability rests.
@@ -114,8 +116,8 @@ public record Proof(Kind kind, List<Order> core, List<Step> steps, List<Case> ca
   }
 
   /**
-   * The proof on a core: a chain of forced choices if pruning refutes it, every case if it is small,
-   * else the search's cycles.
+   * The proof on a core: every combination of its orders if it is small, else a chain of forced
+   * choices if pruning refutes it, else the search's cycles.
    *
    * @param core constraints whose known edges and alternatives admit no acyclic choice
    */
@@ -126,6 +128,9 @@ public record Proof(Kind kind, List<Order> core, List<Step> steps, List<Case> ca
       active[c] = true;
       orders.add(new Order(g.txn(g.first(c)), g.txn(g.second(c))));
     }
+    if (core.length <= MAX_CASES_CORE) {
+      return new Proof(Kind.CASES, orders, List.of(), cases(g, lifting, core), List.of());
+    }
     Decision d = Decision.run(g, lifting, active, true, maxConflicts);
     if (d.outcome == Decision.Outcome.CONTRADICTION) {
       Pruning p = d.pruning;
@@ -134,9 +139,6 @@ public record Proof(Kind kind, List<Order> core, List<Step> steps, List<Case> ca
       steps.add(new Step(g.txn(g.first(c)), g.txn(g.second(c)), edges(g, p.rejectedCycle(c))));
       steps.add(new Step(g.txn(g.second(c)), g.txn(g.first(c)), edges(g, p.contradictionCycle())));
       return new Proof(Kind.PRUNING, orders, steps, List.of(), List.of());
-    }
-    if (core.length <= MAX_CASES_CORE) {
-      return new Proof(Kind.CASES, orders, List.of(), cases(g, lifting, core), List.of());
     }
     if (d.outcome != Decision.Outcome.UNSATISFIABLE) {
       throw new IllegalStateException("a core that is not refuted: " + d.outcome);
@@ -147,6 +149,7 @@ public record Proof(Kind kind, List<Order> core, List<Step> steps, List<Case> ca
     }
     return new Proof(Kind.SEARCH, orders, forcedSteps(g, d.pruning, d.solver.lemmas()), List.of(), cycles);
   }
+
 
   /** Every combination of the core's orders, each with the cycle it closes. */
   private static List<Case> cases(Polygraph g, Lifting lifting, int[] core) {

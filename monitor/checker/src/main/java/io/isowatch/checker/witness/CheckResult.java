@@ -14,11 +14,21 @@ import java.util.List;
  *     connected component of the saturated graph)
  * @param reason for {@link Verdict#UNKNOWN}, one sentence saying why the check could not decide;
  *     null otherwise
+ * @param commitOrder for a {@link Verdict#CONSISTENT} verdict of a check that finds one (the
+ *     polygraph), the committed transactions' ids in a commit order that satisfies the level's
+ *     definition; empty otherwise
  */
-public record CheckResult(Level level, Verdict verdict, List<Violation> violations, String reason) {
-  /** Copies the list so that the result is immutable. */
+public record CheckResult(Level level, Verdict verdict, List<Violation> violations, String reason,
+    List<Integer> commitOrder) {
+  /** Copies the lists so that the result is immutable. */
   public CheckResult {
     violations = List.copyOf(violations);
+    commitOrder = List.copyOf(commitOrder);
+  }
+
+  /** A result without a commit order. */
+  public CheckResult(Level level, Verdict verdict, List<Violation> violations, String reason) {
+    this(level, verdict, violations, reason, List.of());
   }
 
   /** A result without a reason (a decided verdict). */
