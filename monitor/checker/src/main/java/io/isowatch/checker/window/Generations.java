@@ -46,6 +46,8 @@ final class Generations {
   private static final List<LevelPlan.Check> AXIOMATIC = LevelPlan.checks(List.of(Level.values()), false)
       .stream().filter(c -> c.model() == LevelPlan.Model.AXIOMATIC).toList();
   private static final LevelPlan.Check ADYA = new LevelPlan.Check(LevelPlan.Model.ADYA, Level.SERIALIZABLE);
+  private static final List<LevelPlan.Check> POLYGRAPH = LevelPlan.checks(List.of(Level.values()), false)
+      .stream().filter(c -> c.model() == LevelPlan.Model.POLYGRAPH).toList();
 
   private final WindowConfig config;
   private final WindowChecker.Journal journal;
@@ -101,6 +103,9 @@ final class Generations {
         reporter.drain(found, g, streamTime, listAppend);
       }
       g.feed(seq, txn, unresolvedOps, rw, writers.positions(), found);
+      if (polygraphDue(g)) {
+        reporter.undecided(g.decide(found));
+      }
       reporter.drain(found, g, streamTime, listAppend);
     }
     return seq;
@@ -115,6 +120,20 @@ final class Generations {
   void finish(long streamTime) {
     for (Generation g : generations) {
       g.finish(found);
+      reporter.undecided(g.decide(found));
+      reporter.drain(found, g, streamTime, listAppend);
+    }
+  }
+
+  /**
+   * Runs the polygraph checks of every live generation fed since they last ran (the window gave up
+   * waiting: the stream may end here) and reports what they find.
+   *
+   * @param streamTime the closing time of what is found, µs
+   */
+  void decide(long streamTime) {
+    for (Generation g : generations) {
+      reporter.undecided(g.decide(found));
       reporter.drain(found, g, streamTime, listAppend);
     }
   }
@@ -134,7 +153,7 @@ final class Generations {
     liveBase = fed.isEmpty() ? storedNextSeq : fed.get(0).seq();
     for (WindowChecker.Fed f : fed) {
       while (next < starts.length && starts[next] <= f.seq()) {
-        generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, false));
+        generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, POLYGRAPH, false));
       }
       if (f.txn().hasListOps()) {
         listAppend = true;
@@ -146,11 +165,14 @@ final class Generations {
           g.enableAdya(found);
         }
         g.feed(f.seq(), f.txn(), f.unresolved(), rw, writers.positions(), found);
+        if (polygraphDue(g)) {
+          g.decided(); // what it found then was reported before the restart
+        }
       }
       found.clear();
     }
     while (next < starts.length) {
-      generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, listAppend));
+      generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, POLYGRAPH, listAppend));
     }
     nextSeq = storedNextSeq;
   }
@@ -202,10 +224,16 @@ final class Generations {
     return readWriters;
   }
 
+  /** @return whether {@code g} has just been fed a multiple of K transactions ({@link WindowConfig#polygraphEvery()}) */
+  private boolean polygraphDue(Generation g) {
+    int k = config.polygraphEvery();
+    return k > 0 && g.size() % k == 0;
+  }
+
   /** Starts a generation at {@code seq} when the youngest is half full (by count or time), retiring the oldest of three. */
   private void admit(long seq, long streamTime) {
     if (generations.isEmpty()) {
-      generations.add(new Generation(seq, AXIOMATIC, ADYA, listAppend));
+      generations.add(new Generation(seq, AXIOMATIC, ADYA, POLYGRAPH, listAppend));
       liveBase = seq;
       return;
     }
@@ -217,7 +245,7 @@ final class Generations {
     if (!byCount && !byTime) {
       return;
     }
-    generations.add(new Generation(seq, AXIOMATIC, ADYA, listAppend));
+    generations.add(new Generation(seq, AXIOMATIC, ADYA, POLYGRAPH, listAppend));
     if (generations.size() > 2) {
       retire(streamTime);
     }
@@ -226,6 +254,7 @@ final class Generations {
   private void retire(long streamTime) {
     Generation old = generations.remove(0);
     old.finish(found);
+    reporter.undecided(old.decide(found));
     reporter.drain(found, old, streamTime, listAppend);
     long newBase = generations.get(0).start;
     int n = (int) (newBase - liveBase);
