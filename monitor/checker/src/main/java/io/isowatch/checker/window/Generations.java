@@ -35,6 +35,12 @@ import java.util.List;
  * cycle is a real dependency, or (for a dropped element) a real path of dependencies of the same
  * type through transactions outside the window.
  *
+ * <p><b>The polygraph checks</b> (register-only histories) run on a generation's whole history
+ * when it has been fed a multiple of K transactions ({@link WindowConfig#polygraphEvery()}; not
+ * during a {@link #replay}, which only counts those points as run, what they found having been
+ * reported before the restart), when it retires, at {@link #finish} and at {@link #decide} (the
+ * window gave up waiting). Their soundness on a sub-history is argued in {@link WindowChecker}.
+ *
  * <p>Inside a generation, a read of a writer that arrived but is still held waits in the
  * incremental checker until that writer is fed; transactions that can only wait for each other
  * there (a cycle of {@code so ∪ wr}) are released by the incremental checker as soon as the cycle

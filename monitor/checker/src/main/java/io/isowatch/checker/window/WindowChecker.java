@@ -278,7 +278,10 @@ public final class WindowChecker {
     return reporter.violated();
   }
 
-  /** @return whether the history has shown list-append operations, so that Adya's levels are decided */
+  /**
+   * @return whether the history has shown list-append operations, so that Adya's levels are decided
+   *     (and the polygraph's are not)
+   */
   public boolean decidesAdyaLevels() {
     return generations.listAppend();
   }
