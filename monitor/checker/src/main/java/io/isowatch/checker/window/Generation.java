@@ -9,6 +9,9 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.level.Verdict;
+import io.isowatch.checker.polygraph.PolygraphChecker;
+import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
 import io.isowatch.checker.witness.WitnessRenderer;
@@ -24,6 +27,8 @@ import java.util.List;
  * fed before {@link #start} (or is not known at all) enters this history as {@link
  * History#UNKNOWN_VALUE}; a list read keeps only the elements appended from {@link #start} on, and
  * becomes an unknown read when its last element was appended before (see {@link Generations}).
+ * On a register-only history its polygraph checks decide snapshot isolation and serializable on the
+ * whole of {@link #h} when asked ({@link #decide}), from scratch each time: they keep no state.
  */
 final class Generation {
   /** A violation as a checker of this generation reported it. */
@@ -39,6 +44,10 @@ final class Generation {
   private final IncrementalChecker[] axiomatic;
   private final LevelPlan.Check adyaCheck;
   private IncrementalAdya adya;
+  private final LevelPlan.Check[] polygraphChecks;
+  private final PolygraphChecker[] polygraph;
+  /** {@link #size()} when the polygraph checks last ran or were skipped ({@link #decided}). */
+  private int decidedAt;
   private long firstTime;
   private long minTime;
   private long maxTime;
@@ -51,9 +60,11 @@ final class Generation {
    * @param start feed position of the first transaction
    * @param axiomaticChecks the axiomatic checks to run
    * @param adyaCheck the Adya check to run once list-append operations are seen
+   * @param polygraphChecks the polygraph checks to run ({@link #decide}) while none are seen
    * @param listAppend whether they have been seen already
    */
-  Generation(long start, List<LevelPlan.Check> axiomaticChecks, LevelPlan.Check adyaCheck, boolean listAppend) {
+  Generation(long start, List<LevelPlan.Check> axiomaticChecks, LevelPlan.Check adyaCheck,
+      List<LevelPlan.Check> polygraphChecks, boolean listAppend) {
     this.start = start;
     keysByHash.defaultReturnValue(-1);
     this.axiomaticChecks = axiomaticChecks.toArray(new LevelPlan.Check[0]);
@@ -62,6 +73,12 @@ final class Generation {
       axiomatic[i] = new IncrementalChecker(h, this.axiomaticChecks[i].level());
     }
     this.adyaCheck = adyaCheck;
+    this.polygraphChecks = polygraphChecks.toArray(new LevelPlan.Check[0]);
+    this.polygraph = new PolygraphChecker[this.polygraphChecks.length];
+    for (int i = 0; i < polygraph.length; i++) {
+      // strong session variants, as the axiomatic checks read session order
+      polygraph[i] = new PolygraphChecker(this.polygraphChecks[i].level());
+    }
     if (listAppend) {
       adya = new IncrementalAdya(h, adyaCheck.level(), true);
     }
@@ -202,6 +219,42 @@ final class Generation {
     if (adya != null) {
       collect(adyaCheck, adya.finish(), out);
     }
+  }
+
+  /**
+   * Runs the polygraph checks on the generation's history as it is, unless it is a list-append
+   * history (Adya's check decides it) or nothing was fed since they last ran. The checks go weakest
+   * level first; once one finds a violation, the stronger ones are not run and report the same
+   * violations (a serializable history is snapshot isolated, so a proof against the weaker level
+   * refutes the stronger: the search is saved, and the same lost update is not also reported as the
+   * G2-item cycle the stronger search would find over the same transactions).
+   *
+   * @param out receives the violations they find
+   * @return how many of them ran out of their budget ({@link Verdict#UNKNOWN}: nothing reported)
+   */
+  int decide(List<Found> out) {
+    if (adya != null || decidedAt == txns.size()) {
+      return 0;
+    }
+    decidedAt = txns.size();
+    int undecided = 0;
+    List<Violation> weaker = List.of();
+    for (int c = 0; c < polygraph.length; c++) {
+      if (weaker.isEmpty()) {
+        CheckResult r = polygraph[c].check(h);
+        if (r.verdict() == Verdict.UNKNOWN) {
+          undecided++;
+        }
+        weaker = r.violations();
+      }
+      collect(polygraphChecks[c], weaker, out);
+    }
+    return undecided;
+  }
+
+  /** Counts the history as it is as decided without running the checks (a replay, whose output is suppressed). */
+  void decided() {
+    decidedAt = txns.size();
   }
 
   private static void collect(LevelPlan.Check check, List<Violation> vs, List<Found> out) {

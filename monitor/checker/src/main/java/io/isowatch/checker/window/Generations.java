@@ -35,6 +35,12 @@ import java.util.List;
  * cycle is a real dependency, or (for a dropped element) a real path of dependencies of the same
  * type through transactions outside the window.
  *
+ * <p><b>The polygraph checks</b> (register-only histories) run on a generation's whole history
+ * when it has been fed a multiple of K transactions ({@link WindowConfig#polygraphEvery()}; not
+ * during a {@link #replay}, which only counts those points as run, what they found having been
+ * reported before the restart), when it retires, at {@link #finish} and at {@link #decide} (the
+ * window gave up waiting). Their soundness on a sub-history is argued in {@link WindowChecker}.
+ *
  * <p>Inside a generation, a read of a writer that arrived but is still held waits in the
  * incremental checker until that writer is fed; transactions that can only wait for each other
  * there (a cycle of {@code so ∪ wr}) are released by the incremental checker as soon as the cycle
@@ -46,6 +52,8 @@ final class Generations {
   private static final List<LevelPlan.Check> AXIOMATIC = LevelPlan.checks(List.of(Level.values()), false)
       .stream().filter(c -> c.model() == LevelPlan.Model.AXIOMATIC).toList();
   private static final LevelPlan.Check ADYA = new LevelPlan.Check(LevelPlan.Model.ADYA, Level.SERIALIZABLE);
+  private static final List<LevelPlan.Check> POLYGRAPH = LevelPlan.checks(List.of(Level.values()), false)
+      .stream().filter(c -> c.model() == LevelPlan.Model.POLYGRAPH).toList();
 
   private final WindowConfig config;
   private final WindowChecker.Journal journal;
@@ -101,6 +109,9 @@ final class Generations {
         reporter.drain(found, g, streamTime, listAppend);
       }
       g.feed(seq, txn, unresolvedOps, rw, writers.positions(), found);
+      if (polygraphDue(g)) {
+        reporter.undecided(g.decide(found));
+      }
       reporter.drain(found, g, streamTime, listAppend);
     }
     return seq;
@@ -115,6 +126,20 @@ final class Generations {
   void finish(long streamTime) {
     for (Generation g : generations) {
       g.finish(found);
+      reporter.undecided(g.decide(found));
+      reporter.drain(found, g, streamTime, listAppend);
+    }
+  }
+
+  /**
+   * Runs the polygraph checks of every live generation fed since they last ran (the window gave up
+   * waiting: the stream may end here) and reports what they find.
+   *
+   * @param streamTime the closing time of what is found, µs
+   */
+  void decide(long streamTime) {
+    for (Generation g : generations) {
+      reporter.undecided(g.decide(found));
       reporter.drain(found, g, streamTime, listAppend);
     }
   }
@@ -134,7 +159,7 @@ final class Generations {
     liveBase = fed.isEmpty() ? storedNextSeq : fed.get(0).seq();
     for (WindowChecker.Fed f : fed) {
       while (next < starts.length && starts[next] <= f.seq()) {
-        generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, false));
+        generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, POLYGRAPH, false));
       }
       if (f.txn().hasListOps()) {
         listAppend = true;
@@ -146,11 +171,14 @@ final class Generations {
           g.enableAdya(found);
         }
         g.feed(f.seq(), f.txn(), f.unresolved(), rw, writers.positions(), found);
+        if (polygraphDue(g)) {
+          g.decided(); // what it found then was reported before the restart
+        }
       }
       found.clear();
     }
     while (next < starts.length) {
-      generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, listAppend));
+      generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, POLYGRAPH, listAppend));
     }
     nextSeq = storedNextSeq;
   }
@@ -202,10 +230,16 @@ final class Generations {
     return readWriters;
   }
 
+  /** @return whether {@code g} has just been fed a multiple of K transactions ({@link WindowConfig#polygraphEvery()}) */
+  private boolean polygraphDue(Generation g) {
+    int k = config.polygraphEvery();
+    return k > 0 && g.size() % k == 0;
+  }
+
   /** Starts a generation at {@code seq} when the youngest is half full (by count or time), retiring the oldest of three. */
   private void admit(long seq, long streamTime) {
     if (generations.isEmpty()) {
-      generations.add(new Generation(seq, AXIOMATIC, ADYA, listAppend));
+      generations.add(new Generation(seq, AXIOMATIC, ADYA, POLYGRAPH, listAppend));
       liveBase = seq;
       return;
     }
@@ -217,7 +251,7 @@ final class Generations {
     if (!byCount && !byTime) {
       return;
     }
-    generations.add(new Generation(seq, AXIOMATIC, ADYA, listAppend));
+    generations.add(new Generation(seq, AXIOMATIC, ADYA, POLYGRAPH, listAppend));
     if (generations.size() > 2) {
       retire(streamTime);
     }
@@ -226,6 +260,7 @@ final class Generations {
   private void retire(long streamTime) {
     Generation old = generations.remove(0);
     old.finish(found);
+    reporter.undecided(old.decide(found));
     reporter.drain(found, old, streamTime, listAppend);
     long newBase = generations.get(0).start;
     int n = (int) (newBase - liveBase);

@@ -39,6 +39,7 @@ final class Reporter {
   private final Object2LongOpenHashMap<String> reported = new Object2LongOpenHashMap<>();
   private final Set<LevelPlan.Check> violated = new LinkedHashSet<>();
   private List<WindowViolation> out = new ArrayList<>(0);
+  private int undecided;
 
   /** @param journal receives each id reported and forgotten */
   Reporter(WindowChecker.Journal journal) {
@@ -127,6 +128,17 @@ final class Reporter {
   /** Starts a call of the checker: what it reports goes to a new list ({@link #callReports()}). */
   void beginCall() {
     out = new ArrayList<>(0);
+    undecided = 0;
+  }
+
+  /** Counts {@code n} checks that ran out of their budget in this call: unknown, nothing reported. */
+  void undecided(int n) {
+    undecided += n;
+  }
+
+  /** @return the checks counted by {@link #undecided} since {@link #beginCall()} */
+  int callUndecided() {
+    return undecided;
   }
 
   /** @return the violations reported since {@link #beginCall()}, in the order reported */
@@ -153,13 +165,13 @@ final class Reporter {
   }
 
   private void markViolated(LevelPlan.Check check, Anomaly a, boolean listAppend) {
-    if (check != null && check.model() == LevelPlan.Model.AXIOMATIC) {
+    if (check != null && check.model() != LevelPlan.Model.ADYA) {
       violated.add(check);
       return;
     }
     for (LevelPlan.Check c : LevelPlan.checks(List.of(Level.values()), listAppend)) {
       if (c.model() == LevelPlan.Model.POLYGRAPH) {
-        continue; // the window does not run the polygraph checks (yet): they are not its to mark
+        continue; // a polygraph check is marked only by what it found itself
       }
       boolean sameModel = check == null || c.model() == LevelPlan.Model.ADYA;
       if (sameModel && ForbiddenAnomalies.forbids(c.level(), a)) {

@@ -21,10 +21,25 @@ import java.util.Set;
  * phenomena (Adya, MIT 1999; Elle, VLDB 2020) by one {@link
  * io.isowatch.checker.adya.IncrementalAdya} at serializable, whose violations each name the weakest
  * level they break, which decides read uncommitted, PL-2, snapshot isolation and serializable at once
- * ({@link #violatedChecks()}). A register-only history cannot decide snapshot isolation or
- * serializable: those levels are never checked for it ({@link #decidesAdyaLevels()}). The Adya check
- * re-analyses its generation on every transaction: O(W) per transaction, acceptable for list-append
- * histories for now; the axiomatic checks cost what AWDIT's incremental form costs per transaction.
+ * ({@link #violatedChecks()}). On a register-only history Adya's levels are not decided ({@link
+ * #decidesAdyaLevels()}); snapshot isolation and serializable are decided there by the polygraph
+ * checks ({@link io.isowatch.checker.polygraph.PolygraphChecker}: PolySI, VLDB 2023; Cobra, OSDI
+ * 2020), run by each generation on its whole history at deterministic points: every K transactions
+ * fed to it ({@link WindowConfig#polygraphEvery()}), when it retires, at {@link #finish()} and when
+ * {@link #advance(long, boolean)} gives up (where a stream may end). Running out of their budget is
+ * unknown: counted ({@link Outcome#undecidedChecks()}), never reported. The Adya check re-analyses
+ * its generation on every transaction: O(W) per transaction, acceptable for list-append histories
+ * for now; the axiomatic checks cost what AWDIT's incremental form costs per transaction; a
+ * polygraph run costs a search over a generation (NP-complete in general, bounded by its budget),
+ * about 4 + W/K runs per generation.
+ *
+ * <p><b>No false alarm from windowing.</b> A generation holds a subset of the history's
+ * transactions, each with its session's order among them; a read whose writer it lacks is unknown,
+ * or a read of a writer not yet fed names a value nothing in it wrote, and the polygraph adds no edge
+ * for either. Restricting a commit order that shows the history snapshot isolated (serializable) to
+ * the generation's transactions shows the generation so: every read it keeps still reads the last
+ * write before it (or before its snapshot) among fewer writers. So a polygraph violation of a
+ * generation is one of the history.
  *
  * <p><b>Parts.</b> This class is the facade; each part states its invariant:
  * <ul>
@@ -105,8 +120,11 @@ public final class WindowChecker {
    * @param unresolvedReads reads given up on as unresolved by this call ({@link #advance(long,
    *     boolean)} with {@code giveUp}, before the low watermark passed them: counted, not in {@code
    *     violations})
+   * @param undecidedChecks polygraph checks run by this call that ran out of their budget (unknown:
+   *     counted, nothing reported)
    */
-  public record Outcome(List<WindowViolation> violations, int checked, int checkedOps, int unresolvedReads) {}
+  public record Outcome(List<WindowViolation> violations, int checked, int checkedOps, int unresolvedReads,
+      int undecidedChecks) {}
 
   /**
    * The small durable state besides the transactions.
@@ -213,7 +231,8 @@ public final class WindowChecker {
    * Sets the low watermark ({@link WindowConfig.ReadClock#WATERMARKS}): a held transaction whose
    * end time plus the grace is at or before it is fed with its reads of writers that did not arrive
    * reported as thin-air reads; with {@code giveUp}, every other held transaction is fed too, those
-   * reads counted as unresolved and not reported.
+   * reads counted as unresolved and not reported, and every live generation fed since its polygraph
+   * checks last ran runs them (on a register-only history; the stream may end here).
    *
    * @param lowWatermark µs: no source can still deliver a transaction that ended more than the grace
    *     before it. It replaces the current one and may be smaller: what was released stays released
@@ -229,13 +248,16 @@ public final class WindowChecker {
     startCall();
     watermark = lowWatermark;
     release(false, giveUp);
+    if (giveUp) {
+      generations.decide(streamTime);
+    }
     return endCall();
   }
 
   /**
    * Ends the stream: every held transaction is fed, its reads with no arrived writer reported as
    * thin-air reads (the input is complete, so the writer's absence is certain), and every live
-   * generation is finished (reads waiting inside them released). For tests and bounded inputs; the
+   * generation is finished (reads waiting inside them released, its polygraph checks run). For tests and bounded inputs; the
    * checker must not be offered more afterwards.
    *
    * @return what that produced
@@ -256,7 +278,10 @@ public final class WindowChecker {
     return reporter.violated();
   }
 
-  /** @return whether the history has shown list-append operations, so that Adya's levels are decided */
+  /**
+   * @return whether the history has shown list-append operations, so that Adya's levels are decided
+   *     (and the polygraph's are not)
+   */
   public boolean decidesAdyaLevels() {
     return generations.listAppend();
   }
@@ -339,6 +364,6 @@ public final class WindowChecker {
   }
 
   private Outcome endCall() {
-    return new Outcome(reporter.callReports(), checked, checkedOps, unresolved);
+    return new Outcome(reporter.callReports(), checked, checkedOps, unresolved, reporter.callUndecided());
   }
 }

@@ -16,9 +16,12 @@ import java.util.Objects;
  *     values of cold keys are recognised as having a writer (8 bytes each, in memory and in the
  *     store)
  * @param readClock what the read grace is measured against ({@link ReadClock})
+ * @param polygraphEvery K: on register-only histories, each generation runs the polygraph checks
+ *     (snapshot isolation and serializable) every K transactions fed to it, besides when it retires
+ *     and when the window is finished or gives up; 0 for only those ({@link Generations})
  */
 public record WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites,
-    ReadClock readClock) {
+    ReadClock readClock, int polygraphEvery) {
   /** How many evicted-write fingerprints are kept per window transaction by {@link #of}. */
   public static final int EVICTED_WRITES_PER_TXN = 4;
 
@@ -46,10 +49,21 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
     if (windowTransactions < 2) {
       throw new IllegalArgumentException("window must hold at least 2 transactions, got " + windowTransactions);
     }
-    if (windowTimeMicros < 0 || readGraceMicros < 0 || evictedWrites < 0) {
+    if (windowTimeMicros < 0 || readGraceMicros < 0 || evictedWrites < 0 || polygraphEvery < 0) {
       throw new IllegalArgumentException("bounds must not be negative");
     }
     Objects.requireNonNull(readClock, "readClock");
+  }
+
+  /**
+   * A config running the polygraph checks every {@link #defaultPolygraphEvery} transactions.
+   *
+   * @throws IllegalArgumentException as the canonical constructor
+   */
+  public WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites,
+      ReadClock readClock) {
+    this(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock,
+        defaultPolygraphEvery(windowTransactions));
   }
 
   /**
@@ -74,6 +88,25 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
   /** @return this config with its read grace on {@link ReadClock#WATERMARKS} */
   public WindowConfig withWatermarks() {
     return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites,
-        ReadClock.WATERMARKS);
+        ReadClock.WATERMARKS, polygraphEvery);
+  }
+
+  /**
+   * @param k transactions fed to a generation between its polygraph runs; 0 for only at retirement,
+   *     finish and give-up
+   * @return this config with {@link #polygraphEvery} {@code k}
+   * @throws IllegalArgumentException for a negative {@code k}
+   */
+  public WindowConfig withPolygraphEvery(int k) {
+    return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock, k);
+  }
+
+  /**
+   * @param windowTransactions W
+   * @return the default K, max(1000, W/4): a generation of W transactions is decided about four
+   *     times before it retires, and one of a window under 1000 transactions only when it retires
+   */
+  public static int defaultPolygraphEvery(int windowTransactions) {
+    return Math.max(1000, windowTransactions / 4);
   }
 }

@@ -68,6 +68,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       when the low watermark has not moved for the hold limit of wall-clock time (a wall-clock
  *       punctuation every {@link #HOLD_CHECK_INTERVAL}; the one use of the wall clock, which
  *       decides only what is counted, never what is published).
+ *   <li>On register-only histories the window's polygraph checks (snapshot isolation and
+ *       serializable) run every K transactions of a generation, when it retires, and when the
+ *       checker gives up waiting (every partition idle, or the hold limit): what they find is
+ *       published like every other violation, even when that call checked no transaction; a check
+ *       that ran out of its budget is counted by {@link MonitorMetrics#undecidedChecks}.
  *   <li>State: the checkers live in memory; every change goes to the stores through {@link
  *       HistoryJournal} in the same processing step, and {@link #init} rebuilds the checkers from
  *       the stores, replaying each window with output suppressed, so that after a restart nothing
@@ -236,7 +241,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   private void advance(String historyId, HistoryState s, SourceClock clock, long timestampMillis, boolean giveUp) {
     s.synced = true;
     WindowChecker.Outcome o = s.checker.advance(clock.low(), giveUp);
-    if (o.checked() > 0) {
+    if (o.checked() > 0 || !o.violations().isEmpty() || o.undecidedChecks() > 0) {
       publish(historyId, s, o, timestampMillis);
     }
   }
@@ -248,6 +253,9 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     }
     if (o.unresolvedReads() > 0) {
       metrics.unresolvedReads(o.unresolvedReads());
+    }
+    if (o.undecidedChecks() > 0) {
+      metrics.undecidedChecks(o.undecidedChecks());
     }
     metrics.windowSize(historyId, state.checker.windowSize(), state.checker.heldCount());
     Level expected = config.levelOf(historyId);

@@ -23,6 +23,7 @@ public final class MonitorMetrics {
   private final Counter transactions;
   private final Counter operations;
   private final Counter unresolvedReads;
+  private final Counter undecidedChecks;
   private final Counter duplicates;
   private final Timer checkLatency;
   private final DistributionSummary windowTransactions;
@@ -45,6 +46,9 @@ public final class MonitorMetrics {
     unresolvedReads = Counter.builder("isowatch.reads.unresolved")
         .description("Reads given up on: held past the hold limit while a partition of the events topic had"
             + " not passed them (counted, never published)").register(registry);
+    undecidedChecks = Counter.builder("isowatch.checks.undecided")
+        .description("Polygraph checks of a window generation (snapshot isolation, serializable on register"
+            + " histories) that ran out of their budget: unknown, nothing published").register(registry);
     duplicates = Counter.builder("isowatch.input.duplicates")
         .description("Input events and transactions identical to one already received, ignored").register(registry);
     checkLatency = Timer.builder("isowatch.check.latency")
@@ -138,6 +142,15 @@ public final class MonitorMetrics {
   /** @return the reads counted by {@link #unresolvedReads} since this instance started */
   public long unresolvedReadsCount() {
     return (long) unresolvedReads.count();
+  }
+
+  /**
+   * Counts {@code n} polygraph checks of a window generation that ran out of their conflict budget
+   * (the window checker's {@code Outcome.undecidedChecks}): their verdict is
+   * unknown, nothing is published for them.
+   */
+  public void undecidedChecks(int n) {
+    undecidedChecks.increment(n);
   }
 
   /** Records the latency from the closing transaction's event time to publication. */
