@@ -35,7 +35,6 @@ final class AcyclicGraph {
   private final IntArrayList forward = new IntArrayList();
   private final IntArrayList backward = new IntArrayList();
   private final IntArrayList added = new IntArrayList();
-  private long work;
 
   /** @param nodes the number of nodes, {@code 0..nodes-1}, initially in index order */
   AcyclicGraph(int nodes) {
@@ -68,16 +67,6 @@ final class AcyclicGraph {
       a[i] = i;
     }
     return a;
-  }
-
-  /** @return nodes visited by the searches so far, the unit of the solver's work budget */
-  long work() {
-    return work;
-  }
-
-  /** @return the number of edges present */
-  int edges() {
-    return added.size() / 2;
   }
 
   /**
@@ -216,16 +205,6 @@ final class AcyclicGraph {
     inSize[v] -= 2;
   }
 
-  /** @return whether {@code u} is before {@code v} in the current order */
-  boolean before(int u, int v) {
-    return pos[u] < pos[v];
-  }
-
-  /** @return the nodes in the current topological order (a fresh array) */
-  int[] order() {
-    return nodeAt.clone();
-  }
-
   private static int[] push(int[] a, int size, int node, int label) {
     if (a == null) {
       a = new int[4];
@@ -255,7 +234,6 @@ final class AcyclicGraph {
     while (!stack.isEmpty()) {
       int x = stack.popInt();
       backward.add(x);
-      work++;
       int[] a = in[x];
       for (int i = 0, n = inSize[x]; i < n; i += 2) {
         int y = a[i];
@@ -307,7 +285,6 @@ final class AcyclicGraph {
       if (record) {
         forward.add(x);
       }
-      work++;
       int[] a = out[x];
       for (int i = 0, n = outSize[x]; i < n; i += 2) {
         int y = a[i];

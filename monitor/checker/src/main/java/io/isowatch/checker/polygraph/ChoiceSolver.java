@@ -41,10 +41,8 @@ final class ChoiceSolver {
   private final int[] reason;
   private final int[] edgesAdded;
   private final double[] activity;
-  /** Unassigned (and some assigned) variables, a binary max-heap on activity; -1 where absent. */
-  private final int[] heap;
-  private final int[] heapIndex;
-  private int heapSize;
+  /** Unassigned (and some assigned) variables by activity. */
+  private final ActivityHeap order;
   private double bump = 1;
   private final IntArrayList trail = new IntArrayList();
   private final IntArrayList trailLim = new IntArrayList();
@@ -78,13 +76,7 @@ final class ChoiceSolver {
     reason = new int[m];
     edgesAdded = new int[m];
     activity = new double[m];
-    heap = new int[m];
-    heapIndex = new int[m];
-    for (int v = 0; v < m; v++) {
-      heap[v] = v;
-      heapIndex[v] = v;
-    }
-    heapSize = m;
+    order = new ActivityHeap(activity);
     seen = new boolean[m];
     watches = new IntArrayList[2 * m];
     for (int i = 0; i < 2 * m; i++) {
@@ -348,7 +340,7 @@ final class ChoiceSolver {
       edgesAdded[v] = 0;
       phase[v] = assign[v] == 1;
       assign[v] = -1;
-      insert(v);
+      order.insert(v);
     }
     trail.size(start);
     trailLim.size(to);
@@ -358,9 +350,7 @@ final class ChoiceSolver {
 
   private void bumpActivity(int v) {
     activity[v] += bump;
-    if (heapIndex[v] >= 0) {
-      up(heapIndex[v]);
-    }
+    order.raised(v);
     if (activity[v] > 1e100) {
       for (int i = 0; i < m; i++) {
         activity[i] *= 1e-100;
@@ -371,67 +361,13 @@ final class ChoiceSolver {
 
   /** @return the unassigned variable of highest activity, or -1 (VSIDS order, Chaff, DAC 2001) */
   private int pick() {
-    while (heapSize > 0) {
-      int v = heap[0];
-      removeTop();
+    while (!order.isEmpty()) {
+      int v = order.removeTop();
       if (assign[v] < 0) {
         return v;
       }
     }
     return -1;
-  }
-
-  private boolean higher(int a, int b) {
-    return activity[a] > activity[b] || (activity[a] == activity[b] && a < b);
-  }
-
-  private void insert(int v) {
-    if (heapIndex[v] >= 0) {
-      return;
-    }
-    heap[heapSize] = v;
-    heapIndex[v] = heapSize;
-    up(heapSize++);
-  }
-
-  private void removeTop() {
-    int top = heap[0];
-    heapIndex[top] = -1;
-    heapSize--;
-    if (heapSize > 0) {
-      heap[0] = heap[heapSize];
-      heapIndex[heap[0]] = 0;
-      down(0);
-    }
-  }
-
-  private void up(int i) {
-    int v = heap[i];
-    while (i > 0 && higher(v, heap[(i - 1) / 2])) {
-      heap[i] = heap[(i - 1) / 2];
-      heapIndex[heap[i]] = i;
-      i = (i - 1) / 2;
-    }
-    heap[i] = v;
-    heapIndex[v] = i;
-  }
-
-  private void down(int i) {
-    int v = heap[i];
-    while (2 * i + 1 < heapSize) {
-      int c = 2 * i + 1;
-      if (c + 1 < heapSize && higher(heap[c + 1], heap[c])) {
-        c++;
-      }
-      if (!higher(heap[c], v)) {
-        break;
-      }
-      heap[i] = heap[c];
-      heapIndex[heap[i]] = i;
-      i = c;
-    }
-    heap[i] = v;
-    heapIndex[v] = i;
   }
 
   private boolean isTrue(int lit) {

@@ -292,11 +292,6 @@ final class Polygraph {
     return true;
   }
 
-  /** @return the history */
-  History history() {
-    return history;
-  }
-
   /** @return the number of nodes (committed transactions) */
   int nodes() {
     return txnOfNode.length;
