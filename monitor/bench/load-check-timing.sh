@@ -1,6 +1,7 @@
 #!/bin/sh
 # Times `isowatch check`'s two phases (load, check) before and after a change, interleaved, in a
-# fresh JVM per run, and prints the minimum of RUNS runs of each (issue 20's reader work).
+# fresh JVM per run, and prints the minimum of RUNS runs of each, wall clock and the main thread's
+# CPU time (issue 20's reader work).
 # Usage: load-check-timing.sh BEFORE_CP AFTER_CP FILE FORMAT LEVEL RUNS [JVM options...]
 #   BEFORE_CP, AFTER_CP: classpaths holding io.isowatch.bench.load.LoadCheckTiming and the checker
 #   FILE: e.g. the serial-N.plume or serial-N.awdit written by `LoadCheckTiming write DIR N`
@@ -20,7 +21,9 @@ done
 for side in before after; do
   load=$(cut -d' ' -f1 /tmp/lct.$$.$side | best)
   check=$(cut -d' ' -f2 /tmp/lct.$$.$side | best)
-  echo "$side: load ${load} ms, check ${check} ms (min of $runs; $(head -1 /tmp/lct.$$.$side | cut -d' ' -f3-4) txns ops)"
+  loadcpu=$(cut -d' ' -f5 /tmp/lct.$$.$side | best)
+  checkcpu=$(cut -d' ' -f6 /tmp/lct.$$.$side | best)
+  echo "$side: load ${load} ms (cpu ${loadcpu}), check ${check} ms (cpu ${checkcpu}); min of $runs; $(head -1 /tmp/lct.$$.$side | cut -d' ' -f3-4) txns ops"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -f /tmp/lct.$$.before /tmp/lct.$$.after

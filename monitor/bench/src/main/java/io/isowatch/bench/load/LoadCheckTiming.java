@@ -10,6 +10,8 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +28,9 @@ import java.util.List;
  * <p>Usage: {@code write DIR N} writes {@code DIR/serial-N.plume} and {@code DIR/serial-N.awdit}
  * ({@code N} transactions, {@value SerialRegisterHistories#OPS_PER_TXN} operations each, {@value
  * SerialRegisterHistories#SESSIONS} sessions, 10^4 keys, seed 1); {@code run FILE FORMAT LEVEL}
- * prints {@code load_ms check_ms transactions operations} on one line, times in milliseconds of
- * wall clock.
+ * prints {@code load_ms check_ms transactions operations load_cpu_ms check_cpu_ms} on one line,
+ * times in milliseconds of wall clock, then of the main thread's CPU time (steadier than the wall
+ * clock on a shared machine; it leaves out the collector's and the compiler's threads).
  */
 public final class LoadCheckTiming {
   private static final int KEYS = 10_000;
@@ -50,16 +53,21 @@ public final class LoadCheckTiming {
   }
 
   private static void run(Path file, HistoryFormat format, Level level) throws Exception {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long start = System.nanoTime();
+    long startCpu = threads.getCurrentThreadCpuTime();
     History h = HistoryFiles.read(file, format, null);
     long loaded = System.nanoTime();
+    long loadedCpu = threads.getCurrentThreadCpuTime();
     boolean listAppend = LevelPlan.hasListAppend(h);
     for (LevelPlan.Check check : LevelPlan.checks(List.of(level), listAppend)) {
       check.batch(true).check(h);
     }
     long checked = System.nanoTime();
+    long checkedCpu = threads.getCurrentThreadCpuTime();
     System.out.println((loaded - start) / 1_000_000 + " " + (checked - loaded) / 1_000_000 + " "
-        + h.txnCount() + " " + h.opCount());
+        + h.txnCount() + " " + h.opCount() + " " + (loadedCpu - startCpu) / 1_000_000 + " "
+        + (checkedCpu - loadedCpu) / 1_000_000);
   }
 
   private static void write(Path dir, int transactions) throws IOException {

@@ -199,15 +199,22 @@ public final class History {
     if (value == NIL || value == UNKNOWN_VALUE) {
       throw new IllegalArgumentException("value " + value + " is reserved");
     }
-    int prior = writes.writerOf(key, value);
+    if (openTxn < 0 || key < 0 || key >= keyNames.size()) {
+      // addOp throws, after the duplicate check as for any write
+      requireFirstWrite(key, value, writes.writerOf(key, value));
+      return addOp(kind, key, value);
+    }
+    int op = opKind.size();
+    requireFirstWrite(key, value, writes.putIfAbsent(key, value, op));
+    return addOp(kind, key, value);
+  }
+
+  private void requireFirstWrite(int key, long value, int prior) {
     if (prior >= 0) {
       throw new IllegalArgumentException(
           "value " + value + " written twice to key " + keyName(key) + " (first by T"
               + txnLabel.getLong(opTxn.getInt(prior)) + "); values must be unique per key");
     }
-    int op = addOp(kind, key, value);
-    writes.put(key, value, op);
-    return op;
   }
 
   private int addOp(byte kind, int key, long value) {
