@@ -61,7 +61,9 @@ final class AwditReader {
   static History read(Path file, LongConsumer progress)
       throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return new AwditReader(file).readAll(new LineReader(in, file), progress);
+      AwditReader reader = new AwditReader(file);
+      LineSample.reserve(reader.h, file);
+      return reader.readAll(new LineReader(in, file), progress);
     }
   }
 

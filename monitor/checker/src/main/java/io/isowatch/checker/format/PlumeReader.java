@@ -76,7 +76,9 @@ final class PlumeReader {
   static History read(Path file, LongConsumer progress)
       throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return new PlumeReader(file).readAll(new LineReader(in, file), progress);
+      PlumeReader reader = new PlumeReader(file);
+      LineSample.reserve(reader.h, file);
+      return reader.readAll(new LineReader(in, file), progress);
     }
   }
 

@@ -60,6 +60,28 @@ public final class History {
     sessionIds.defaultReturnValue(-1);
   }
 
+  /**
+   * Makes room for a history of about this size, so that a reader that can tell the size of its
+   * file fills arrays of the right length instead of growing them by copies. A hint: the history
+   * holds what is appended either way, and grows past these sizes as it would from empty.
+   *
+   * @param txns transactions expected, at least 0
+   * @param ops operations expected, at least 0
+   * @param writes writes and appends expected, at least 0
+   */
+  public void reserve(int txns, int ops, int writes) {
+    txnSession.ensureCapacity(txns);
+    txnSessionIndex.ensureCapacity(txns);
+    txnLabel.ensureCapacity(txns);
+    txnStatus.ensureCapacity(txns);
+    txnOpStart.ensureCapacity(txns + 1);
+    opKind.ensureCapacity(ops);
+    opKey.ensureCapacity(ops);
+    opValue.ensureCapacity(ops);
+    opTxn.ensureCapacity(ops);
+    this.writes.reserve(writes);
+  }
+
   // ---------------------------------------------------------------- interning
 
   /**

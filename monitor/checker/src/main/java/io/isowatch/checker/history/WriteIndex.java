@@ -80,10 +80,25 @@ public final class WriteIndex {
     return -1;
   }
 
+  /** Makes room for {@code writes} entries in all, at load factor 1/2, without growing on the way. */
+  void reserve(int writes) {
+    int capacity = slots.length >> 1;
+    while (2L * writes > capacity && capacity < 1 << 29) {
+      capacity <<= 1;
+    }
+    if (capacity > slots.length >> 1) {
+      rehash(capacity);
+    }
+  }
+
   private void grow() {
+    rehash(slots.length); // twice the capacity: slots.length / 2 before
+  }
+
+  private void rehash(int capacity) {
     long[] old = slots;
-    long[] a = emptySlots(old.length); // twice the slots: old.length / 2 of them before
-    int mask = (a.length >> 1) - 1;
+    long[] a = emptySlots(capacity);
+    int mask = capacity - 1;
     for (int j = 1; j < old.length; j += 2) {
       long ko = old[j];
       if (ko != EMPTY) {
