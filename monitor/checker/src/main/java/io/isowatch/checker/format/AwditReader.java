@@ -166,22 +166,15 @@ final class AwditReader {
    * @return the index after the digits, or -1 if the bytes are not of that form
    */
   private int digits(byte[] b, int i, int to) {
-    if (i == 0 || (b[i - 1] != ' ' && b[i - 1] != '\t')) {
+    int stop = LineReader.digitsEnd(b, i, to);
+    if (i == 0 || (b[i - 1] != ' ' && b[i - 1] != '\t') || stop == i
+        || stop - i > LineReader.MAX_DIGITS || (stop < to && b[stop] != ' ' && b[stop] != '\t')) {
       return -1;
     }
-    int start = i;
-    long v = 0;
-    for (; i < to; i++) {
-      int d = b[i] - '0';
-      if (d < 0 || d > 9) {
-        break;
-      }
-      v = 10 * v + d;
-    }
-    digitsValue = v;
-    boolean stop = i == to || b[i] == ' ' || b[i] == '\t';
-    return stop && i > start && i - start <= 18 ? i : -1;
+    digitsValue = LineReader.digitsValue(b, i, stop);
+    return stop;
   }
+
 
   private static boolean repeats(String s, char c) {
     for (int i = 0; i < s.length(); i++) {

@@ -22,6 +22,9 @@ final class LineReader implements Closeable {
   /** Longest line accepted, in bytes: a longer one is not a history line (binary input, say). */
   static final int MAX_LINE_BYTES = 64 << 20;
 
+  /** Most decimal digits the readers' byte paths take in one number: 18 always fit a {@code long}. */
+  static final int MAX_DIGITS = 18;
+
   private final InputStream in;
   private final Path file;
   private final byte[] buf = new byte[1 << 18];
@@ -138,6 +141,23 @@ final class LineReader implements Closeable {
   /** @return the current line decoded as UTF-8, without its terminator */
   String text() {
     return new String(lineBytes, lineStart, lineEnd - lineStart, StandardCharsets.UTF_8);
+  }
+
+  /** @return the index of the first byte of {@code b} from {@code i} that is not a decimal digit, or {@code to} */
+  static int digitsEnd(byte[] b, int i, int to) {
+    while (i < to && b[i] >= '0' && b[i] <= '9') {
+      i++;
+    }
+    return i;
+  }
+
+  /** @return the value of the decimal digits {@code b[from..to)}, at most {@link #MAX_DIGITS} of them */
+  static long digitsValue(byte[] b, int from, int to) {
+    long v = 0;
+    for (int i = from; i < to; i++) {
+      v = 10 * v + (b[i] - '0');
+    }
+    return v;
   }
 
   /** @return the 1-based number of the line last returned by {@link #next()}, 0 before the first */

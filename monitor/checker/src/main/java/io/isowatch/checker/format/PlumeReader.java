@@ -145,18 +145,13 @@ final class PlumeReader {
    * @return the index of that comma (or {@code end}), or -1 if the bytes are not of that form
    */
   private int digits(byte[] b, int i, int end, boolean comma) {
-    int start = i;
-    long v = 0;
-    for (; i < end; i++) {
-      int d = b[i] - '0';
-      if (d < 0 || d > 9) {
-        break;
-      }
-      v = 10 * v + d;
+    int stop = LineReader.digitsEnd(b, i, end);
+    boolean delimited = comma ? stop < end && b[stop] == ',' : stop == end;
+    if (stop == i || stop - i > LineReader.MAX_DIGITS || !delimited) {
+      return -1;
     }
-    digitsValue = v;
-    boolean stop = comma ? i < end && b[i] == ',' : i == end;
-    return stop && i > start && i - start <= 18 ? i : -1;
+    digitsValue = LineReader.digitsValue(b, i, stop);
+    return stop;
   }
 
   private void parse(String op) throws HistoryFormatException {
