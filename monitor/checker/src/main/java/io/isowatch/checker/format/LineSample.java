@@ -4,6 +4,7 @@ import io.isowatch.checker.history.History;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -28,11 +29,15 @@ final class LineSample {
   /**
    * Reserves room in {@code h} for the operations and writes {@code file} is estimated to hold; does
    * nothing for a file of fewer than {@code 4 * SAMPLES * SAMPLE_BYTES} bytes, which grows its
-   * arrays at no real cost.
+   * arrays at no real cost, nor for anything but a regular file (a pipe is read once, by the
+   * reader).
    *
    * @throws IOException if the file cannot be read
    */
   static void reserve(History h, Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      return;
+    }
     try (FileChannel channel = FileChannel.open(file)) {
       long size = channel.size();
       if (size < 4L * SAMPLES * SAMPLE_BYTES) {
