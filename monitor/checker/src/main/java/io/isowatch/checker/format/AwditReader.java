@@ -2,6 +2,7 @@ package io.isowatch.checker.format;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -28,7 +29,28 @@ final class AwditReader {
   static final String EXPECTED = "'r K V' or 'w K V' with integers K, V >= 0, "
       + "or a separator line of '=' (session) or '-' (transaction)";
 
-  private AwditReader() {}
+  /** What a line is, as {@link #kind} tells it from its bytes. */
+  private static final int OTHER = 0;
+  private static final int READ = 1;
+  private static final int WRITE = 2;
+  private static final int SESSION_SEPARATOR = 3;
+  private static final int TXN_SEPARATOR = 4;
+
+  private final Path file;
+  private final History h = new History();
+  /** Key number -> key id: a key's name is made once, when it first appears. */
+  private final Long2IntOpenHashMap keyIds = new Long2IntOpenHashMap();
+  private long line;
+  /** The number last read by {@link #digits}. */
+  private long digitsValue;
+  /** The key and value of the operation {@link #kind} last told. */
+  private long opKey;
+  private long opValue;
+
+  private AwditReader(Path file) {
+    this.file = file;
+    keyIds.defaultReturnValue(-1);
+  }
 
   /**
    * @param file the file
@@ -39,29 +61,34 @@ final class AwditReader {
   static History read(Path file, LongConsumer progress)
       throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return read(file, new LineReader(in, file), progress);
+      AwditReader reader = new AwditReader(file);
+      LineSample.reserve(reader.h, file);
+      return reader.readAll(new LineReader(in, file), progress);
     }
   }
 
-  private static History read(Path file, LineReader lines, LongConsumer progress)
+  private History readAll(LineReader lines, LongConsumer progress)
       throws HistoryFormatException, IOException {
-    History h = new History();
     int session = -1;
     boolean newSession = true;
     boolean open = false;
-    String text;
-    while ((text = lines.next()) != null) {
-      long line = lines.lineNumber();
-      String s = text.strip();
-      if (s.isEmpty()) {
-        continue;
+    while (lines.advance()) {
+      line = lines.lineNumber();
+      byte[] b = lines.bytes();
+      int kind = kind(b, lines.start(), lines.end());
+      if (kind == OTHER) {
+        String s = lines.text().strip();
+        if (s.isEmpty()) {
+          continue;
+        }
+        kind = repeats(s, '=') ? SESSION_SEPARATOR : repeats(s, '-') ? TXN_SEPARATOR : OTHER;
       }
-      if (repeats(s, '=') || repeats(s, '-')) {
+      if (kind == SESSION_SEPARATOR || kind == TXN_SEPARATOR) {
         if (open) {
           h.end(TxnStatus.COMMITTED);
           open = false;
         }
-        newSession |= s.charAt(0) == '=';
+        newSession |= kind == SESSION_SEPARATOR;
       } else {
         if (!open) {
           if (newSession) {
@@ -71,7 +98,11 @@ final class AwditReader {
           h.beginTxn(session, line);
           open = true;
         }
-        addOp(h, s, file, line);
+        if (kind == OTHER) {
+          addOp(lines.text().strip());
+        } else {
+          add(kind == WRITE, opKey, opValue);
+        }
       }
       if (line % LineReader.PROGRESS_EVERY_LINES == 0) {
         progress.accept(lines.bytesConsumed());
@@ -84,6 +115,67 @@ final class AwditReader {
     return h;
   }
 
+  /**
+   * The hot path: tells a line in a canonical form from its bytes. A separator is a non-empty run
+   * of {@code =} or of {@code -} alone; an operation is {@code r} or {@code w}, blanks (space or
+   * tab), a key, blanks, a value, optional trailing blanks, numbers of 1 to 18 decimal digits (left
+   * in {@link #opKey} and {@link #opValue}). Every such line means the same to the text path
+   * ({@link #repeats}, {@link #addOp}); any other line is left to it, so its errors are the only
+   * ones.
+   *
+   * @return {@link #READ}, {@link #WRITE}, a separator, or {@link #OTHER} to parse the line as text
+   */
+  private int kind(byte[] b, int from, int to) {
+    if (to == from) {
+      return OTHER;
+    }
+    byte c = b[from];
+    if (c == '=' || c == '-') {
+      for (int i = from + 1; i < to; i++) {
+        if (b[i] != c) {
+          return OTHER;
+        }
+      }
+      return c == '=' ? SESSION_SEPARATOR : TXN_SEPARATOR;
+    }
+    if (c != 'r' && c != 'w') {
+      return OTHER;
+    }
+    int i = digits(b, blanks(b, from + 1, to), to);
+    opKey = digitsValue;
+    i = i < 0 ? -1 : digits(b, blanks(b, i, to), to);
+    opValue = digitsValue;
+    if (i < 0 || blanks(b, i, to) != to) {
+      return OTHER;
+    }
+    return c == 'w' ? WRITE : READ;
+  }
+
+  /** @return the index of the first byte from {@code i} that is not a space or tab (or {@code to}) */
+  private static int blanks(byte[] b, int i, int to) {
+    while (i < to && (b[i] == ' ' || b[i] == '\t')) {
+      i++;
+    }
+    return i;
+  }
+
+  /**
+   * Reads 1 to 18 decimal digits from {@code b[i]}, after at least one blank, into {@link
+   * #digitsValue}, ending at a blank or {@code to}.
+   *
+   * @return the index after the digits, or -1 if the bytes are not of that form
+   */
+  private int digits(byte[] b, int i, int to) {
+    int stop = LineReader.digitsEnd(b, i, to);
+    if (i == 0 || (b[i - 1] != ' ' && b[i - 1] != '\t') || stop == i
+        || stop - i > LineReader.MAX_DIGITS || (stop < to && b[stop] != ' ' && b[stop] != '\t')) {
+      return -1;
+    }
+    digitsValue = LineReader.digitsValue(b, i, stop);
+    return stop;
+  }
+
+
   private static boolean repeats(String s, char c) {
     for (int i = 0; i < s.length(); i++) {
       if (s.charAt(i) != c) {
@@ -93,28 +185,32 @@ final class AwditReader {
     return true;
   }
 
-  private static void addOp(History h, String s, Path file, long line)
-      throws HistoryFormatException {
+  private void addOp(String s) throws HistoryFormatException {
     String[] w = s.split("\\s+");
     if (w.length != 3 || !(w[0].equals("r") || w[0].equals("w"))) {
       throw HistoryFormatException.atLine(file, line, "malformed line '" + HistoryFormatException.excerpt(s) + "'", EXPECTED);
     }
-    long key = number(w[1], "key", file, line);
-    long value = number(w[2], "value", file, line);
-    int k = h.key(Long.toString(key));
+    add(w[0].equals("w"), number(w[1], "key"), number(w[2], "value"));
+  }
+
+  private void add(boolean write, long key, long value) throws HistoryFormatException {
+    int k = keyIds.get(key);
+    if (k < 0) {
+      k = h.key(Long.toString(key));
+      keyIds.put(key, k);
+    }
     try {
-      if (w[0].equals("r")) {
-        h.read(k, value);
-      } else {
+      if (write) {
         h.write(k, value);
+      } else {
+        h.read(k, value);
       }
     } catch (IllegalArgumentException e) {
       throw HistoryFormatException.atLine(file, line, e.getMessage(), null);
     }
   }
 
-  private static long number(String s, String field, Path file, long line)
-      throws HistoryFormatException {
+  private long number(String s, String field) throws HistoryFormatException {
     try {
       long v = Long.parseLong(s);
       if (v >= 0) {

@@ -56,6 +56,8 @@ final class PlumeReader {
   private final LongArrayList openTxn = new LongArrayList();
   private final ObjectArrayList<TxnBuffer> buffers = new ObjectArrayList<>();
   private long line;
+  /** The number last read by {@link #digits}. */
+  private long digitsValue;
   private Initial initial = Initial.UNSEEN;
 
   private PlumeReader(Path file) {
@@ -74,18 +76,21 @@ final class PlumeReader {
   static History read(Path file, LongConsumer progress)
       throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file)) {
-      return new PlumeReader(file).readAll(new LineReader(in, file), progress);
+      PlumeReader reader = new PlumeReader(file);
+      LineSample.reserve(reader.h, file);
+      return reader.readAll(new LineReader(in, file), progress);
     }
   }
 
   private History readAll(LineReader lines, LongConsumer progress)
       throws HistoryFormatException, IOException {
-    String text;
-    while ((text = lines.next()) != null) {
+    while (lines.advance()) {
       line = lines.lineNumber();
-      String op = text.strip();
-      if (!op.isEmpty()) {
-        parse(op);
+      if (!parseCanonical(lines.bytes(), lines.start(), lines.end())) {
+        String op = lines.text().strip();
+        if (!op.isEmpty()) {
+          parse(op);
+        }
       }
       if (line % LineReader.PROGRESS_EVERY_LINES == 0) {
         progress.accept(lines.bytesConsumed());
@@ -96,6 +101,57 @@ final class PlumeReader {
     }
     progress.accept(lines.bytesConsumed());
     return h;
+  }
+
+  /**
+   * The hot path: parses a line in the canonical form {@code r(K,V,S,T)} or {@code w(K,V,S,T)},
+   * fields of 1 to 18 decimal digits ({@code T} also {@code -1}), no blanks, straight from its bytes.
+   * Every line of that form means the same to {@link #parse(String)}; any other line (blanks,
+   * signs, longer numbers, malformed) is left to it, so that its errors are the only ones.
+   *
+   * @return whether the line was of that form (and is added), {@code false} to parse it as text
+   */
+  private boolean parseCanonical(byte[] b, int from, int to) throws HistoryFormatException {
+    if (to - from < 10 || (b[from] != 'r' && b[from] != 'w') || b[from + 1] != '('
+        || b[to - 1] != ')') {
+      return false;
+    }
+    int end = to - 1;
+    int i = digits(b, from + 2, end, true);
+    long key = digitsValue;
+    i = i < 0 ? -1 : digits(b, i + 1, end, true);
+    long value = digitsValue;
+    i = i < 0 ? -1 : digits(b, i + 1, end, true);
+    long session = digitsValue;
+    if (i < 0) {
+      return false;
+    }
+    long txn;
+    if (end - i == 3 && b[i + 1] == '-' && b[i + 2] == '1') {
+      txn = ABORTED_GROUP;
+    } else if (digits(b, i + 1, end, false) == end) {
+      txn = digitsValue;
+    } else {
+      return false;
+    }
+    add(b[from] == 'w', key, value, session, txn);
+    return true;
+  }
+
+  /**
+   * Reads 1 to 18 decimal digits from {@code b[i]} into {@link #digitsValue}: up to a comma before
+   * {@code end} if {@code comma}, else up to {@code end}.
+   *
+   * @return the index of that comma (or {@code end}), or -1 if the bytes are not of that form
+   */
+  private int digits(byte[] b, int i, int end, boolean comma) {
+    int stop = LineReader.digitsEnd(b, i, end);
+    boolean delimited = comma ? stop < end && b[stop] == ',' : stop == end;
+    if (stop == i || stop - i > LineReader.MAX_DIGITS || !delimited) {
+      return -1;
+    }
+    digitsValue = LineReader.digitsValue(b, i, stop);
+    return stop;
   }
 
   private void parse(String op) throws HistoryFormatException {

@@ -60,6 +60,28 @@ public final class History {
     sessionIds.defaultReturnValue(-1);
   }
 
+  /**
+   * Makes room for a history of about this size, so that a reader that can tell the size of its
+   * file fills arrays of the right length instead of growing them by copies. A hint: the history
+   * holds what is appended either way, and grows past these sizes as it would from empty.
+   *
+   * @param txns transactions expected, at least 0
+   * @param ops operations expected, at least 0
+   * @param writes writes and appends expected, at least 0
+   */
+  public void reserve(int txns, int ops, int writes) {
+    txnSession.ensureCapacity(txns);
+    txnSessionIndex.ensureCapacity(txns);
+    txnLabel.ensureCapacity(txns);
+    txnStatus.ensureCapacity(txns);
+    txnOpStart.ensureCapacity(txns + 1);
+    opKind.ensureCapacity(ops);
+    opKey.ensureCapacity(ops);
+    opValue.ensureCapacity(ops);
+    opTxn.ensureCapacity(ops);
+    this.writes.reserve(writes);
+  }
+
   // ---------------------------------------------------------------- interning
 
   /**
@@ -199,15 +221,22 @@ public final class History {
     if (value == NIL || value == UNKNOWN_VALUE) {
       throw new IllegalArgumentException("value " + value + " is reserved");
     }
-    int prior = writes.writerOf(key, value);
+    if (openTxn < 0 || key < 0 || key >= keyNames.size()) {
+      // addOp throws, after the duplicate check as for any write
+      requireFirstWrite(key, value, writes.writerOf(key, value));
+      return addOp(kind, key, value);
+    }
+    int op = opKind.size();
+    requireFirstWrite(key, value, writes.putIfAbsent(key, value, op));
+    return addOp(kind, key, value);
+  }
+
+  private void requireFirstWrite(int key, long value, int prior) {
     if (prior >= 0) {
       throw new IllegalArgumentException(
           "value " + value + " written twice to key " + keyName(key) + " (first by T"
               + txnLabel.getLong(opTxn.getInt(prior)) + "); values must be unique per key");
     }
-    int op = addOp(kind, key, value);
-    writes.put(key, value, op);
-    return op;
   }
 
   private int addOp(byte kind, int key, long value) {
