@@ -59,18 +59,12 @@ import org.junit.jupiter.api.Test;
 class VerdictVectorPropertyTest {
   private static final int TRIES = Integer.getInteger("isowatch.property.tries", 2000);
   private static final int MAX_LIST_TXNS = 8;
-  /**
-   * Whether register histories hold transactions of unknown outcome (on by default; off only to
-   * measure the rest while the disagreement in {@code docs/levels.md} is open).
-   */
-  private static final boolean UNKNOWN_OUTCOMES =
-      Boolean.parseBoolean(System.getProperty("isowatch.vector.unknownOutcomes", "true"));
 
   @Test
   void registerVectorsAreMonotoneAndEqualTheBruteForce() {
     Map<String, Integer> seen = new TreeMap<>();
     for (long seed = 0; seed < TRIES; seed++) {
-      History h = SmallRegisterHistories.generate(seed, UNKNOWN_OUTCOMES);
+      History h = SmallRegisterHistories.generate(seed);
       compare(h, "register seed " + seed, registerReference(h), seen);
     }
     System.out.println("verdict vectors, " + TRIES + " register histories (RU RC RA CC SI SER): " + seen);

@@ -43,14 +43,14 @@ final class Scheduler {
   private final Registrar registrar = new Registrar();
   private final Collector collector = new Collector();
   private boolean finalMode;
-  /** Transactions of unknown outcome whose write a committed transaction read: they committed. */
-  private final BooleanArrayList observedUnknown = new BooleanArrayList();
+  private final CountedOutcomes outcomes;
 
   /**
    * @param out receives basic-axiom violations as transactions are resolved
    */
   Scheduler(History h, Level level, EdgeSink sink, List<Violation> out) {
     this.h = h;
+    this.outcomes = new CountedOutcomes(h);
     this.reads = new ReadResolver(h);
     this.saturation = new Saturation(h, level, reads);
     this.nonRepeatable = level.atLeast(Level.READ_ATOMIC);
@@ -71,7 +71,7 @@ final class Scheduler {
       throw new IllegalArgumentException("transaction T" + h.label(t) + " accepted twice");
     }
     arrived.set(t, true);
-    observeWriters(t);
+    outcomes.observe(t);
     reads.elements().invalidate();
     reads.register(t);
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
@@ -87,59 +87,11 @@ final class Scheduler {
   }
 
   /**
-   * Marks, before any transaction is accepted, every transaction of unknown outcome whose write some
-   * committed transaction of the whole history read: the batch checker knows the history, so such a
-   * writer counts as committed from the start ({@link #counts}).
+   * Marks, before any transaction is accepted, which transactions of unknown outcome the whole
+   * history shows committed ({@link CountedOutcomes#observeAll}): for the batch checker.
    */
   void observeAll() {
-    for (int t = 0; t < h.txnCount(); t++) {
-      observeWriters(t);
-    }
-  }
-
-  /**
-   * A transaction counts as committed for the axioms' premises when it committed, or when its outcome
-   * is unknown and a committed transaction read one of its writes (had it aborted, that read would be
-   * G1a). One of unknown outcome that nothing has read from may have aborted: its writes are no
-   * premise, so it cannot make a consistent history look violated (it can only hide a violation). The
-   * incremental checker learns of readers as they arrive, so it counts such a writer from the first
-   * reader's arrival on; the batch checker from the start ({@link #observeAll}).
-   */
-  private boolean counts(int t) {
-    TxnStatus s = h.status(t);
-    return s == TxnStatus.COMMITTED
-        || (s == TxnStatus.UNKNOWN && t < observedUnknown.size() && observedUnknown.getBoolean(t));
-  }
-
-  /** If {@code t} committed, marks the writers of unknown outcome of what it read (each list element). */
-  private void observeWriters(int t) {
-    if (h.status(t) != TxnStatus.COMMITTED) {
-      return;
-    }
-    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
-      byte kind = h.opKind(op);
-      if (kind == OpKind.READ) {
-        observe(h.opKey(op), h.opValue(op));
-      } else if (kind == OpKind.READ_LIST && h.listKnown(op)) {
-        for (int i = 0, n = h.listLength(op); i < n; i++) {
-          observe(h.opKey(op), h.listElement(op, i));
-        }
-      }
-    }
-  }
-
-  private void observe(int key, long value) {
-    if (value == History.NIL || value == History.UNKNOWN_VALUE) {
-      return;
-    }
-    int w = h.writes().writerOf(key, value);
-    if (w >= 0 && h.status(h.opTxn(w)) == TxnStatus.UNKNOWN) {
-      int writer = h.opTxn(w);
-      while (observedUnknown.size() <= writer) {
-        observedUnknown.add(false);
-      }
-      observedUnknown.set(writer, true);
-    }
+    outcomes.observeAll();
   }
 
   /** Ends the waiting (see the class comment). */
@@ -154,7 +106,7 @@ final class Scheduler {
     for (int t : stuck) {
       reads.resolve(t, nonRepeatable, out);
       if (h.status(t) != TxnStatus.ABORTED) {
-        saturation.processEdgesOnly(t, sink, counts(t));
+        saturation.processEdgesOnly(t, sink, outcomes.counts(t));
       }
       done.set(t, true);
     }
@@ -182,7 +134,7 @@ final class Scheduler {
         waiting.remove(t);
         reads.resolve(t, nonRepeatable, out);
         if (h.status(t) != TxnStatus.ABORTED) {
-          saturation.processEdgesOnly(t, sink, counts(t));
+          saturation.processEdgesOnly(t, sink, outcomes.counts(t));
         }
         done.set(t, true);
       }
@@ -421,7 +373,7 @@ final class Scheduler {
       waiting.remove(t);
       reads.resolve(t, nonRepeatable, out);
       if (h.status(t) != TxnStatus.ABORTED) {
-        saturation.process(t, sink, counts(t));
+        saturation.process(t, sink, outcomes.counts(t));
       }
       done.set(t, true);
       IntArrayList ws = waitOnTxn.remove(t);

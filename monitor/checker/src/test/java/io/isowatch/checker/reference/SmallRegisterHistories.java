@@ -33,15 +33,6 @@ public final class SmallRegisterHistories {
    * @return a fresh history with sessions {@code s0..}, keys {@code x0..}, labels {@code 1..}
    */
   public static History generate(long seed) {
-    return generate(seed, true);
-  }
-
-  /**
-   * @param seed any seed; equal seeds give equal histories
-   * @param unknownOutcomes whether 10% of transactions end unknown; if not, they abort instead
-   * @return a fresh history with sessions {@code s0..}, keys {@code x0..}, labels {@code 1..}
-   */
-  public static History generate(long seed, boolean unknownOutcomes) {
     SplittableRandom rnd = new SplittableRandom(seed);
     int keys = 1 + rnd.nextInt(3);
     int txns = 2 + rnd.nextInt(6);
@@ -55,7 +46,7 @@ public final class SmallRegisterHistories {
     long next = 1;
     for (int t = 0; t < txns; t++) {
       int outcome = rnd.nextInt(20);
-      status[t] = outcome < 15 ? TxnStatus.COMMITTED : outcome < 18 || !unknownOutcomes ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
+      status[t] = outcome < 15 ? TxnStatus.COMMITTED : outcome < 18 ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
       int n = 1 + rnd.nextInt(4);
       opKey[t] = new int[n];
       opWrite[t] = new boolean[n];
