@@ -61,13 +61,15 @@ final class ReferenceReads {
   }
 
   /**
-   * Whether transaction {@code t} counts as committed for the premises of §5: it committed, or its
-   * outcome is unknown and a transaction that counts read one of its writes (a register read, or any
+   * Which transactions count as committed for the premises of §5: those that committed, and those
+   * whose outcome is unknown and a transaction that counts read one of its writes (a register read, or any
    * element of a known list read), to a fixpoint. One of unknown outcome that nothing counted read
    * from may have aborted, so its writes are no premise. Computed from scratch by repeating until
    * nothing changes, scanning the whole history each time.
+   *
+   * @return indexed by transaction id
    */
-  static boolean counts(History h, int t) {
+  static boolean[] counted(History h) {
     boolean[] counts = new boolean[h.txnCount()];
     boolean changed = true;
     while (changed) {
@@ -81,7 +83,7 @@ final class ReferenceReads {
         }
       }
     }
-    return counts[t];
+    return counts;
   }
 
   /** @return whether a transaction marked in {@code counts} reads a value {@code u} wrote or appended */
