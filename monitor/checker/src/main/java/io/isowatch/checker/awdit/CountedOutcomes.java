@@ -4,7 +4,9 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;
 import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 /**
  * Which transactions count as committed for the axioms' premises: those that committed, and those of
@@ -16,15 +18,22 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
  * from may have aborted: its writes are no premise (it can only hide a violation, never raise one).
  *
  * <p>The batch checker knows the whole history and marks every reader first ({@link #observeAll});
- * the incremental one marks each transaction's reads as it arrives ({@link #observe}), so it counts
- * such a writer from its first counted reader's arrival on, and not at all for transactions processed
- * before: it may find fewer violations than the batch checker, never more.
+ * the incremental one marks each transaction's reads as it arrives ({@link #observe}), a read whose
+ * writer has not arrived yet when that writer arrives, so it counts such a writer from its first
+ * counted reader's arrival on, and not at all for what was processed before (the writer itself, if
+ * a reader's own reader made that reader count only later): it may find fewer violations than the
+ * batch checker, never more.
  */
 final class CountedOutcomes {
   private final History h;
   /** Transactions of unknown outcome read by one that counts: they committed. */
   private final BooleanArrayList observed = new BooleanArrayList();
   private final IntArrayList todo = new IntArrayList();
+  /**
+   * Per key, the values read by transactions that count whose writer had not arrived: a writer that
+   * arrives with one of them is read from. Values nobody writes (thin-air reads) stay.
+   */
+  private final Int2ObjectOpenHashMap<LongOpenHashSet> awaited = new Int2ObjectOpenHashMap<>();
 
   /** @param h the history whose transaction ids {@link #counts} and {@link #observe} take */
   CountedOutcomes(History h) {
@@ -46,10 +55,14 @@ final class CountedOutcomes {
   }
 
   /**
-   * If {@code t} counts, marks the writers of unknown outcome of what it read (each element of a known
+   * Marks {@code t} if a transaction that counts read one of its writes before it arrived; then, if
+   * {@code t} counts, marks the writers of unknown outcome of what it read (each element of a known
    * list read), then what those read, and so on.
    */
   void observe(int t) {
+    if (h.status(t) == TxnStatus.UNKNOWN && awaitedWrite(t)) {
+      setObserved(t);
+    }
     if (!counts(t)) {
       return;
     }
@@ -75,16 +88,33 @@ final class CountedOutcomes {
     }
     int w = h.writes().writerOf(key, value);
     if (w < 0) {
+      awaited.computeIfAbsent(key, k -> new LongOpenHashSet()).add(value);
       return;
     }
     int writer = h.opTxn(w);
     if (h.status(writer) != TxnStatus.UNKNOWN || counts(writer)) {
       return;
     }
-    while (observed.size() <= writer) {
+    setObserved(writer);
+    todo.add(writer);
+  }
+
+  /** @return whether a transaction that counts read one of {@code t}'s writes before {@code t} arrived */
+  private boolean awaitedWrite(int t) {
+    boolean found = false;
+    for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
+      if (OpKind.isWrite(h.opKind(op))) {
+        LongOpenHashSet values = awaited.get(h.opKey(op));
+        found |= values != null && values.remove(h.opValue(op));
+      }
+    }
+    return found;
+  }
+
+  private void setObserved(int t) {
+    while (observed.size() <= t) {
       observed.add(false);
     }
-    observed.set(writer, true);
-    todo.add(writer);
+    observed.set(t, true);
   }
 }
