@@ -18,11 +18,11 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
  * from may have aborted: its writes are no premise (it can only hide a violation, never raise one).
  *
  * <p>The batch checker knows the whole history and marks every reader first ({@link #observeAll});
- * the incremental one marks each transaction's reads as it arrives ({@link #observe}), a read whose
- * writer has not arrived yet when that writer arrives, so it counts such a writer from its first
- * counted reader's arrival on, and not at all for what was processed before (the writer itself, if
- * a reader's own reader made that reader count only later): it may find fewer violations than the
- * batch checker, never more.
+ * the incremental one marks each transaction's reads as it arrives ({@link #observe}), and a read
+ * whose writer has not arrived yet when that writer arrives. So it counts such a writer from its
+ * first counted reader's arrival on, not for what was processed before (the writer itself included,
+ * when a reader counts only once its own reader arrives later): it may find fewer violations than
+ * the batch checker, never more.
  */
 final class CountedOutcomes {
   private final History h;

@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *
  * <p>Equality holds on histories where no transaction of unknown outcome is read from. Where one
  * is ({@link PermissiveHistories#hasReadUnknownOutcome}), the incremental checker counts it as
- * committed only from its first counted reader's arrival on (a transaction processed before, or
- * the writer itself when a reader came first, used it as uncommitted), so there the incremental
+ * committed only from its first counted reader's arrival on (a transaction processed before, the
+ * writer itself included, used it as uncommitted), so there the incremental
  * checker may find less than the batch checker: its verdict and anomaly kinds within the batch's,
  * never more.
  */

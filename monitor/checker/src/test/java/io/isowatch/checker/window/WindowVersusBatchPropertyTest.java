@@ -34,8 +34,8 @@ import net.jqwik.api.constraints.IntRange;
  * unknown outcome as committed once it is read from, may use the read offline: there the polygraph
  * checks must be a subset, the others equal. And when a transaction of unknown outcome is read from
  * ({@link PermissiveHistories#hasReadUnknownOutcome}): the batch checkers count it as committed from
- * the start, the window only from its first counted reader's arrival on (the writer processed
- * before, or a reader arriving first, leaves its writes out of the axioms' premises), so there the
+ * the start, the window only from its first counted reader's arrival on (what was processed
+ * before, the writer itself included, had its writes out of the axioms' premises), so there the
  * window's violated checks must be a subset of the offline ones, never more.
  */
 class WindowVersusBatchPropertyTest {
