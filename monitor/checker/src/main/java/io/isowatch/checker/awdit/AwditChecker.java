@@ -45,6 +45,7 @@ public class AwditChecker implements Checker {
         g.addEdge(from, to);
       }
     }, violations);
+    scheduler.observeAll();
     int open = history.openTxn();
     for (int t = 0, n = history.txnCount(); t < n; t++) {
       if (t != open) {

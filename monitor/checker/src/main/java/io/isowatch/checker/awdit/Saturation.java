@@ -110,18 +110,22 @@ final class Saturation {
 
   /**
    * Emits the edges into {@code t3} and the edges its reads force, then records {@code t3} as a
-   * writer. {@code t3}'s reads must have been resolved.
+   * writer if it counts as committed. {@code t3}'s reads must have been resolved.
+   *
+   * @param writes whether {@code t3}'s writes become premises of later transactions' axioms: false
+   *     for a transaction of unknown outcome that no read has shown to have committed (it may have
+   *     aborted, and its writes must not make a consistent history look violated)
    */
-  void process(int t3, EdgeSink sink) {
-    process(t3, sink, true);
+  void process(int t3, EdgeSink sink, boolean writes) {
+    process(t3, sink, true, writes);
   }
 
   /** Emits only the {@code so} and {@code wr} edges into {@code t3}: for transactions on a cycle of {@code so ∪ wr}. */
-  void processEdgesOnly(int t3, EdgeSink sink) {
-    process(t3, sink, false);
+  void processEdgesOnly(int t3, EdgeSink sink, boolean writes) {
+    process(t3, sink, false, writes);
   }
 
-  private void process(int t3, EdgeSink sink, boolean saturate) {
+  private void process(int t3, EdgeSink sink, boolean saturate, boolean writes) {
     int s3 = h.sessionOf(t3);
     while (lastNode.size() <= s3) {
       lastNode.add(-1);
@@ -153,7 +157,7 @@ final class Saturation {
     } else {
       inferCausal(t3, s3, pred, sink);
     }
-    if (level != Level.READ_COMMITTED) {
+    if (level != Level.READ_COMMITTED && writes) {
       recordWrites(t3, s3);
     }
     lastNode.set(s3, t3);

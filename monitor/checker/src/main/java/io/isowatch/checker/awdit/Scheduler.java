@@ -43,12 +43,14 @@ final class Scheduler {
   private final Registrar registrar = new Registrar();
   private final Collector collector = new Collector();
   private boolean finalMode;
+  private final CountedOutcomes outcomes;
 
   /**
    * @param out receives basic-axiom violations as transactions are resolved
    */
   Scheduler(History h, Level level, EdgeSink sink, List<Violation> out) {
     this.h = h;
+    this.outcomes = new CountedOutcomes(h);
     this.reads = new ReadResolver(h);
     this.saturation = new Saturation(h, level, reads);
     this.nonRepeatable = level.atLeast(Level.READ_ATOMIC);
@@ -69,6 +71,7 @@ final class Scheduler {
       throw new IllegalArgumentException("transaction T" + h.label(t) + " accepted twice");
     }
     arrived.set(t, true);
+    outcomes.observe(t);
     reads.elements().invalidate();
     reads.register(t);
     for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
@@ -83,6 +86,14 @@ final class Scheduler {
     drain();
   }
 
+  /**
+   * Marks, before any transaction is accepted, which transactions of unknown outcome the whole
+   * history shows committed ({@link CountedOutcomes#observeAll}): for the batch checker.
+   */
+  void observeAll() {
+    outcomes.observeAll();
+  }
+
   /** Ends the waiting (see the class comment). */
   void finish() {
     finalMode = true;
@@ -95,7 +106,7 @@ final class Scheduler {
     for (int t : stuck) {
       reads.resolve(t, nonRepeatable, out);
       if (h.status(t) != TxnStatus.ABORTED) {
-        saturation.processEdgesOnly(t, sink);
+        saturation.processEdgesOnly(t, sink, outcomes.counts(t));
       }
       done.set(t, true);
     }
@@ -123,7 +134,7 @@ final class Scheduler {
         waiting.remove(t);
         reads.resolve(t, nonRepeatable, out);
         if (h.status(t) != TxnStatus.ABORTED) {
-          saturation.processEdgesOnly(t, sink);
+          saturation.processEdgesOnly(t, sink, outcomes.counts(t));
         }
         done.set(t, true);
       }
@@ -362,7 +373,7 @@ final class Scheduler {
       waiting.remove(t);
       reads.resolve(t, nonRepeatable, out);
       if (h.status(t) != TxnStatus.ABORTED) {
-        saturation.process(t, sink);
+        saturation.process(t, sink, outcomes.counts(t));
       }
       done.set(t, true);
       IntArrayList ws = waitOnTxn.remove(t);

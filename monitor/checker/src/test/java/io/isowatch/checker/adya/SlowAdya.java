@@ -19,7 +19,7 @@ import java.util.Set;
  * (each once, from its least transaction), and classifies every choice of one typed edge per step.
  * Exponential; for histories of a handful of transactions only.
  */
-final class SlowAdya {
+public final class SlowAdya {
   private final History h;
   /** (from, to) -> the edge types between them. */
   private final Map<List<Integer>, EnumSet<EdgeType>> edges = new HashMap<>();
@@ -31,7 +31,7 @@ final class SlowAdya {
   }
 
   /** @return every cycle class present in the history's dependency graph */
-  static Set<Anomaly> cycleClasses(History h, boolean so) {
+  public static Set<Anomaly> cycleClasses(History h, boolean so) {
     SlowAdya s = new SlowAdya(h, so);
     Set<Anomaly> found = EnumSet.noneOf(Anomaly.class);
     for (int start = 0; start < h.txnCount(); start++) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.reference.PermissiveHistories;
 import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Violation;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -20,22 +21,39 @@ import org.junit.jupiter.params.provider.EnumSource;
  * history order or in a random order consistent with session order (so that reads often arrive
  * before their writer and are held back). Each transaction is appended to the shared history and
  * accepted right after it ends; {@link IncrementalChecker#finish()} closes the run.
+ *
+ * <p>Equality holds on histories where no transaction of unknown outcome is read from. Where one
+ * is ({@link PermissiveHistories#hasReadUnknownOutcome}), the incremental checker counts it as
+ * committed only from its first counted reader's arrival on (a transaction processed before, the
+ * writer itself included, used it as uncommitted), so there the incremental
+ * checker may find less than the batch checker: its verdict and anomaly kinds within the batch's,
+ * never more.
  */
 class BatchVersusIncrementalTest {
   @ParameterizedTest
   @EnumSource(value = Level.class, names = {"READ_COMMITTED", "READ_ATOMIC", "CAUSAL"})
   void incrementalInHistoryOrderAgreesWithBatch(Level level) {
-    SeedRuns.Outcome outcome = SeedRuns.run(h -> SeedRuns.difference(
-        "batch", FastVersusReferenceTest.fast(level).check(h), "incremental", incremental(h, level, historyOrder(h))));
+    SeedRuns.Outcome outcome = SeedRuns.run(h -> compare(h, level, historyOrder(h)));
     assertThat(outcome.failing()).withFailMessage("%s", outcome).isEqualTo(0);
   }
 
   @ParameterizedTest
   @EnumSource(value = Level.class, names = {"READ_COMMITTED", "READ_ATOMIC", "CAUSAL"})
   void incrementalInShuffledSessionOrderAgreesWithBatch(Level level) {
-    SeedRuns.Outcome outcome = SeedRuns.run(h -> SeedRuns.difference(
-        "batch", FastVersusReferenceTest.fast(level).check(h), "incremental", incremental(h, level, shuffled(h))));
+    SeedRuns.Outcome outcome = SeedRuns.run(h -> compare(h, level, shuffled(h)));
     assertThat(outcome.failing()).withFailMessage("%s", outcome).isEqualTo(0);
+  }
+
+  /**
+   * @return how the incremental checker fed {@code order} disagrees with the batch checker on
+   *     {@code h} (see the class comment), or {@code null}
+   */
+  static String compare(History h, Level level, IntArrayList order) {
+    CheckResult batch = FastVersusReferenceTest.fast(level).check(h);
+    CheckResult incremental = incremental(h, level, order);
+    return PermissiveHistories.hasReadUnknownOutcome(h)
+        ? SeedRuns.excess("batch", batch, "incremental", incremental)
+        : SeedRuns.difference("batch", batch, "incremental", incremental);
   }
 
   static IntArrayList historyOrder(History h) {

@@ -3,6 +3,7 @@ package io.isowatch.checker.awdit;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TestHistories;
 import io.isowatch.checker.level.Anomaly;
+import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.reference.HistoryShrinker;
 import io.isowatch.checker.reference.HistoryText;
 import io.isowatch.checker.reference.PermissiveHistories;
@@ -104,5 +105,22 @@ final class SeedRuns {
     }
     return expected.level() + ": " + expectedName + " " + expected.verdict() + " " + kinds(expected)
         + ", " + gotName + " " + got.verdict() + " " + kinds(got);
+  }
+
+  /**
+   * The comparison where {@code got} may find less than {@code expected}, never more: an incremental
+   * checker against the batch one on a history with a transaction of unknown outcome that is read
+   * from ({@link PermissiveHistories#hasReadUnknownOutcome}).
+   *
+   * @return a description of what {@code got} finds beyond {@code expected} (violated where
+   *     {@code expected} is not, or an anomaly kind {@code expected} lacks), or {@code null}
+   */
+  static String excess(String expectedName, CheckResult expected, String gotName, CheckResult got) {
+    boolean verdictWithin = got.verdict() != Verdict.VIOLATED || expected.verdict() == Verdict.VIOLATED;
+    if (verdictWithin && kinds(expected).containsAll(kinds(got))) {
+      return null;
+    }
+    return expected.level() + ": " + gotName + " finds more than " + expectedName + ": " + expectedName + " "
+        + expected.verdict() + " " + kinds(expected) + ", " + gotName + " " + got.verdict() + " " + kinds(got);
   }
 }

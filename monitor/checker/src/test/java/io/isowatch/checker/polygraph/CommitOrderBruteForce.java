@@ -17,11 +17,11 @@ import java.util.List;
  * committed transaction's final write or the initial value (the weaker levels judge the others).
  * A transaction of unknown outcome counts as committed when a committed one read from it.
  */
-final class CommitOrderBruteForce {
+public final class CommitOrderBruteForce {
   private CommitOrderBruteForce() {}
 
   /** @return whether some commit order satisfies the level; n! orders, for small histories only */
-  static boolean satisfiable(History h, Level level, boolean sessionOrder) {
+  public static boolean satisfiable(History h, Level level, boolean sessionOrder) {
     List<Integer> committed = new ArrayList<>();
     for (int t = 0; t < h.txnCount(); t++) {
       if (countsAsCommitted(h, t)) {
@@ -104,7 +104,7 @@ final class CommitOrderBruteForce {
    * must have committed, or that read is G1a); computed from scratch by repeating until nothing
    * changes.
    */
-  static boolean countsAsCommitted(History h, int t) {
+  public static boolean countsAsCommitted(History h, int t) {
     boolean[] counts = new boolean[h.txnCount()];
     boolean changed = true;
     while (changed) {
@@ -146,7 +146,7 @@ final class CommitOrderBruteForce {
   }
 
   /** @return the value of t's last write of k, or Long.MAX_VALUE if it writes none */
-  static long finalWrite(History h, int t, int k) {
+  public static long finalWrite(History h, int t, int k) {
     long v = Long.MAX_VALUE;
     for (int op = h.opStart(t); op < h.opEnd(t); op++) {
       if (h.opKind(op) == OpKind.WRITE && h.opKey(op) == k) {

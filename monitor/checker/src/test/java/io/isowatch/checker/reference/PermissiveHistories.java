@@ -244,4 +244,20 @@ public final class PermissiveHistories {
     }
     return false;
   }
+
+  /**
+   * @return whether a transaction of unknown outcome of {@code h} counts as committed (a transaction
+   *     that counts read one of its writes, to a fixpoint; {@link ReferenceReads#counted}): the batch
+   *     checkers count it from the start, an incremental one only from its first counted reader's
+   *     arrival on, so there the incremental checkers may find fewer violations (never more)
+   */
+  public static boolean hasReadUnknownOutcome(History h) {
+    boolean[] counted = ReferenceReads.counted(h);
+    for (int t = 0; t < h.txnCount(); t++) {
+      if (counted[t] && h.status(t) == TxnStatus.UNKNOWN) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

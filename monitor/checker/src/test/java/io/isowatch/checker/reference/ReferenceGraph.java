@@ -31,6 +31,8 @@ public final class ReferenceGraph {
   private final List<ReferenceReads.Order> orders;
   private final int n;
   private final Edge[][] edge;
+  /** The transactions that count as committed ({@link ReferenceReads#counted}). */
+  private final boolean[] counted;
   /** {@code (so ∪ wr)+} for causal consistency, all false at the weaker levels. */
   private final boolean[][] causal;
 
@@ -40,6 +42,7 @@ public final class ReferenceGraph {
     this.reads = reads;
     this.orders = ReferenceReads.orders(h, reads);
     this.n = h.txnCount();
+    this.counted = ReferenceReads.counted(h);
     this.edge = new Edge[n + 1][n + 1];
     for (int s = 0; s < h.sessionCount(); s++) {
       int prev = -1;
@@ -80,7 +83,10 @@ public final class ReferenceGraph {
     }
   }
 
-  /** §5: every (t3, r, t2) triple, r a version read, the premise tested literally. */
+  /**
+   * §5: every (t3, r, t2) triple, r a version read, the premise tested literally; {@code t2} only a
+   * transaction that counts as committed ({@link ReferenceReads#counted}).
+   */
   private void saturate() {
     for (Read r : reads) {
       if (!r.external() || !r.version()) {
@@ -89,7 +95,8 @@ public final class ReferenceGraph {
       int t3 = r.txn();
       int t1 = r.writerTxn();
       for (int t2 = 0; t2 < n; t2++) {
-        if (t2 == t1 || t2 == t3 || !ReferenceReads.isNode(h, t2) || !ReferenceReads.writes(h, t2, r.key())) {
+        if (t2 == t1 || t2 == t3 || !ReferenceReads.isNode(h, t2) || !counted[t2]
+            || !ReferenceReads.writes(h, t2, r.key())) {
           continue;
         }
         for (Because why : PREMISES) {
@@ -131,7 +138,8 @@ public final class ReferenceGraph {
    * Checks one edge of a witness against the definitions: {@code so} between nodes of one session
    * in order (or from INIT), {@code wr} from a valid external read of the key (or run of a list),
    * {@code ww} from a version order a list read of {@code via} shows, {@code co} from a
-   * valid external read of the key by {@code via} whose premise {@code because} holds at this level.
+   * valid external read of the key by {@code via} whose premise {@code because} holds at this level,
+   * its source a transaction that counts as committed ({@link ReferenceReads#counted}).
    *
    * @param e an edge as a checker reports it
    * @return whether the edge is one of this level's graph, for the reason it gives
@@ -157,7 +165,7 @@ public final class ReferenceGraph {
         return true;
       }
       if (e.type() == EdgeType.CO && r.txn() == e.via() && a >= 0 && a != b && a != e.via()
-          && ReferenceReads.isNode(h, a) && ReferenceReads.writes(h, a, e.key())
+          && ReferenceReads.isNode(h, a) && counted[a] && ReferenceReads.writes(h, a, e.key())
           && e.because().level().compareTo(level) <= 0 && premiseHolds(e.because(), e.via(), r, a)) {
         return true;
       }

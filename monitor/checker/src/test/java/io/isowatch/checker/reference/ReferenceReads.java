@@ -61,6 +61,57 @@ final class ReferenceReads {
   }
 
   /**
+   * Which transactions count as committed for the premises of §5: those that committed, and those
+   * whose outcome is unknown and a transaction that counts read one of its writes (a register read, or any
+   * element of a known list read), to a fixpoint. One of unknown outcome that nothing counted read
+   * from may have aborted, so its writes are no premise. Computed from scratch by repeating until
+   * nothing changes, scanning the whole history each time.
+   *
+   * @return indexed by transaction id
+   */
+  static boolean[] counted(History h) {
+    boolean[] counts = new boolean[h.txnCount()];
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (int u = 0; u < h.txnCount(); u++) {
+        boolean c = h.status(u) == TxnStatus.COMMITTED
+            || (h.status(u) == TxnStatus.UNKNOWN && u != h.openTxn() && readByCounted(h, u, counts));
+        if (c && !counts[u]) {
+          counts[u] = true;
+          changed = true;
+        }
+      }
+    }
+    return counts;
+  }
+
+  /** @return whether a transaction marked in {@code counts} reads a value {@code u} wrote or appended */
+  private static boolean readByCounted(History h, int u, boolean[] counts) {
+    for (int op = 0; op < h.opCount(); op++) {
+      if (!counts[h.opTxn(op)]) {
+        continue;
+      }
+      if (h.opKind(op) == OpKind.READ && writtenBy(h, u, h.opKey(op), h.opValue(op))) {
+        return true;
+      }
+      if (h.opKind(op) == OpKind.READ_LIST && h.listKnown(op)) {
+        for (int i = 0; i < h.listLength(op); i++) {
+          if (writtenBy(h, u, h.opKey(op), h.listElement(op, i))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean writtenBy(History h, int u, int x, long v) {
+    int w = v == History.NIL || v == History.UNKNOWN_VALUE ? -1 : findWrite(h, x, v);
+    return w >= 0 && h.opTxn(w) == u;
+  }
+
+  /**
    * §2–§3: every checked read of the history in operation order, resolved; a list read gives one
    * entry per run, in list order.
    *

@@ -32,7 +32,11 @@ import net.jqwik.api.constraints.IntRange;
  * did not commit arrives before the writer of a value it reads: the window feeds it at once, that
  * read unknown (its reads are not checked), while the polygraph, which counts a transaction of
  * unknown outcome as committed once it is read from, may use the read offline: there the polygraph
- * checks must be a subset, the others equal.
+ * checks must be a subset, the others equal. And when a transaction of unknown outcome is read from
+ * ({@link PermissiveHistories#hasReadUnknownOutcome}): the batch checkers count it as committed from
+ * the start, the window only from its first counted reader's arrival on (what was processed
+ * before, the writer itself included, had its writes out of the axioms' premises), so there the
+ * window's violated checks must be a subset of the offline ones, never more.
  */
 class WindowVersusBatchPropertyTest {
   @Property(tries = 600)
@@ -82,7 +86,7 @@ class WindowVersusBatchPropertyTest {
     }
     Set<LevelPlan.Check> actual = new LinkedHashSet<>(window.violatedChecks());
     actual.retainAll(compared);
-    if (PermissiveHistories.hasThinAirRead(h)) {
+    if (PermissiveHistories.hasThinAirRead(h) || PermissiveHistories.hasReadUnknownOutcome(h)) {
       assertThat(expected).as("seed %d", seed).containsAll(actual);
     } else if (uncommittedReadAhead(order)) {
       assertThat(expected).as("seed %d", seed).containsAll(actual);
