@@ -28,7 +28,7 @@ import java.util.Locale;
  *                                   "explanation": "cycle T1 -&gt; T2 -&gt; T1 (2 edges, 1 inferred commit order)",
  *                                   "witness": { "transactions": [ ... ], "operations": [ ... ], "edges": [ ... ] } } ] } ],
  *   "stats": { "transactions": 3, "operations": 7, "sessions": 2, "keys": 2,
- *              "ms": { "load": 3, "read-committed": 1 } } }
+ *              "ms": { "load": 3, "read-committed": 1, "read-uncommitted (supporting)": 0 } } }
  * </pre>
  *
  * One {@code levels[]} entry per check run, its verdict the line {@link LevelVerdicts} gives it (the
@@ -123,6 +123,9 @@ public final class JsonReport {
     ms.put("load", report.loadMillis());
     for (CheckReport.LevelOutcome o : report.levels()) {
       ms.put(o.label(), o.millis());
+    }
+    for (CheckReport.LevelOutcome o : report.supporting()) {
+      ms.put(o.label() + " (supporting)", o.millis());
     }
     return root;
   }

@@ -35,6 +35,7 @@ import java.util.Set;
  *   ...
  *
  * history.jsonl (jsonl): 120 transactions, 961 operations, 5 sessions, 12 keys; ms: load 31, ...
+ * (the checks of weaker levels run only for their violations last, as {@code read-uncommitted (supporting) 4})
  * </pre>
  *
  * First one line per check with its verdict, as {@link LevelVerdicts} decides it (a check that
@@ -206,6 +207,9 @@ public final class TextReport {
         .append("; ms: load ").append(report.loadMillis());
     for (CheckReport.LevelOutcome o : report.levels()) {
       sb.append(", ").append(o.label()).append(' ').append(o.millis());
+    }
+    for (CheckReport.LevelOutcome o : report.supporting()) {
+      sb.append(", ").append(o.label()).append(" (supporting) ").append(o.millis());
     }
     return sb.toString();
   }

@@ -72,7 +72,7 @@ class JsonReportTest {
     assertThat(List.of(stats.get("transactions").asInt(), stats.get("operations").asInt(),
         stats.get("sessions").asInt(), stats.get("keys").asInt())).containsExactly(4, 6, 3, 2);
     assertThat(fieldNames(stats.get("ms")))
-        .containsExactly("load", "read-committed", "read-atomic", "causal");
+        .containsExactly("load", "read-committed", "read-atomic", "causal", "read-uncommitted (supporting)");
   }
 
   @Test

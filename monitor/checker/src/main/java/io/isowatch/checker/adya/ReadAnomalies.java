@@ -7,7 +7,9 @@ import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.ForbiddenAnomalies;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,6 +32,9 @@ import java.util.List;
  * operations (list-append transactions are short: Elle's workloads use a handful of operations).
  */
 final class ReadAnomalies {
+  /** Transactions up to this many operations take the lost-update scan; longer ones the hash maps. */
+  private static final int SHORT_TXN = 32;
+
   private final VersionOrder vo;
   private final RegisterVersions rv;
   private final History h;
@@ -58,11 +63,22 @@ final class ReadAnomalies {
       if (!a.scope.committed(t)) {
         continue;
       }
+      // a long transaction finds each register operation's predecessor on its key through a map,
+      // a short one by scanning back (RegisterReads.previous): the scan is quadratic in the length
+      Int2IntOpenHashMap lastOnKey = a.h.opEnd(t) - a.h.opStart(t) > SHORT_TXN ? new Int2IntOpenHashMap() : null;
+      if (lastOnKey != null) {
+        lastOnKey.defaultReturnValue(-1);
+      }
       for (int r = a.h.opStart(t), end = a.h.opEnd(t); r < end; r++) {
-        if (a.h.opKind(r) == OpKind.READ_LIST && a.h.listKnown(r)) {
+        byte kind = a.h.opKind(r);
+        if (kind == OpKind.READ_LIST && a.h.listKnown(r)) {
           a.read(t, r);
-        } else if (a.h.opKind(r) == OpKind.READ && a.h.opValue(r) != History.UNKNOWN_VALUE) {
-          RegisterReads.check(rv, thinAir, t, r, a.out);
+        } else if (kind == OpKind.READ && a.h.opValue(r) != History.UNKNOWN_VALUE) {
+          int prev = lastOnKey != null ? lastOnKey.get(a.h.opKey(r)) : RegisterReads.previous(a.h, t, r);
+          RegisterReads.check(rv, thinAir, t, r, prev, a.out);
+        }
+        if (lastOnKey != null && (kind == OpKind.READ || kind == OpKind.WRITE)) {
+          lastOnKey.put(a.h.opKey(r), r);
         }
       }
     }
@@ -234,6 +250,10 @@ final class ReadAnomalies {
       if (!scope.committed(t)) {
         continue;
       }
+      if (h.opEnd(t) - h.opStart(t) > SHORT_TXN) {
+        readThenWriteLong(t, reads, appends);
+        continue;
+      }
       for (int r = h.opStart(t), end = h.opEnd(t); r < end; r++) {
         byte write = writeKind(r);
         if (write < 0 || !firstOnKey(t, r)) {
@@ -280,6 +300,40 @@ final class ReadAnomalies {
         report(Anomaly.LOST_UPDATE, txns, ops);
       }
       i = j;
+    }
+  }
+
+  /**
+   * The pairs of {@link #lostUpdates} for a long transaction, in O(operations) with two hash maps
+   * instead of the short path's scans, which are quadratic in the transaction's length (a single
+   * reader of 10^6 keys): a backward pass finds each operation's next write and next append of its
+   * key, a forward pass keeps the reads that are their key's first operation. Same pairs, same order.
+   */
+  private void readThenWriteLong(int t, IntArrayList reads, IntArrayList appends) {
+    int start = h.opStart(t);
+    int end = h.opEnd(t);
+    int[] next = new int[end - start];
+    Int2IntOpenHashMap nextWrite = new Int2IntOpenHashMap();
+    Int2IntOpenHashMap nextAppend = new Int2IntOpenHashMap();
+    nextWrite.defaultReturnValue(-1);
+    nextAppend.defaultReturnValue(-1);
+    for (int o = end - 1; o >= start; o--) {
+      byte write = writeKind(o);
+      int key = h.opKey(o);
+      next[o - start] = write == OpKind.WRITE ? nextWrite.get(key) : write == OpKind.APPEND ? nextAppend.get(key) : -1;
+      if (h.opKind(o) == OpKind.WRITE) {
+        nextWrite.put(key, o);
+      } else if (h.opKind(o) == OpKind.APPEND) {
+        nextAppend.put(key, o);
+      }
+    }
+    IntOpenHashSet seen = new IntOpenHashSet();
+    for (int r = start; r < end; r++) {
+      boolean first = seen.add(h.opKey(r));
+      if (first && next[r - start] >= 0) {
+        reads.add(r);
+        appends.add(next[r - start]);
+      }
     }
   }
 

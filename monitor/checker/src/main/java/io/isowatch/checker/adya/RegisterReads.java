@@ -19,7 +19,8 @@ import java.util.List;
  * writes only later).
  *
  * <p>Each witness lists the read first, then the operations that show the anomaly. Cost: O(k) per
- * read in a transaction of k operations (the search back for its previous operation on the key).
+ * read in a transaction of k operations (the search back for its previous operation on the key), or
+ * O(1) when the caller keeps the last operation per key (long transactions, {@code ReadAnomalies}).
  */
 final class RegisterReads {
   private RegisterReads() {}
@@ -28,8 +29,10 @@ final class RegisterReads {
    * Checks read {@code r} of committed transaction {@code t} and adds what it breaks to {@code out}.
    *
    * @param thinAir whether a value nobody wrote is reported (off while its writer may still arrive)
+   * @param prev the transaction's last register read or write of the key before {@code r}, or -1
+   *     ({@link #previous})
    */
-  static void check(RegisterVersions rv, boolean thinAir, int t, int r, List<Violation> out) {
+  static void check(RegisterVersions rv, boolean thinAir, int t, int r, int prev, List<Violation> out) {
     History h = rv.h;
     int k = h.opKey(r);
     long v = h.opValue(r);
@@ -45,7 +48,6 @@ final class RegisterReads {
         report(out, Anomaly.INTERMEDIATE_READ, List.of(t, writer), List.of(r, w, rv.finalWrite[w]));
       }
     }
-    int prev = previous(h, t, r);
     if (prev >= 0 && h.opValue(prev) != History.UNKNOWN_VALUE && h.opValue(prev) != v) {
       report(out, h.opKind(prev) == OpKind.WRITE ? Anomaly.INTERNAL : Anomaly.NON_REPEATABLE_READ, List.of(t),
           List.of(r, prev));
@@ -56,7 +58,7 @@ final class RegisterReads {
   }
 
   /** @return the transaction's last register read or write of the key before {@code r}, or -1 */
-  private static int previous(History h, int t, int r) {
+  static int previous(History h, int t, int r) {
     int k = h.opKey(r);
     for (int o = r - 1; o >= h.opStart(t); o--) {
       byte kind = h.opKind(o);
