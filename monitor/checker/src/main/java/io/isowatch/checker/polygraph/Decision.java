@@ -48,12 +48,14 @@ final class Decision {
    * @param maxConflicts the search's budget
    */
   static Decision run(Polygraph g, Lifting lifting, boolean[] active, boolean prune, long maxConflicts) {
-    AcyclicGraph graph = new AcyclicGraph(lifting.initialOrder(g));
+    AcyclicGraph graph = new AcyclicGraph(lifting.nodes(g.nodes()));
+    IntArrayList known = new IntArrayList(g.knownEdges());
     for (int e = 0; e < g.knownEdges(); e++) {
-      int[] cycle = lifting.add(g, graph, e);
-      if (cycle != null) {
-        return new Decision(Outcome.KNOWN_CYCLE, cycle, null, null, 0, null);
-      }
+      known.add(e);
+    }
+    int[] cycle = lifting.addAll(g, graph, known);
+    if (cycle != null) {
+      return new Decision(Outcome.KNOWN_CYCLE, cycle, null, null, 0, null);
     }
     Pruning pruning = new Pruning(g, lifting, graph, active);
     if (prune && !pruning.run()) {

@@ -28,6 +28,24 @@ enum Lifting {
     return this == SERIALIZABLE ? nodes : 2 * nodes;
   }
 
+  /** @return how many layered edges stand for polygraph edge {@code e}: 1, or 2 for a dependency edge in two layers */
+  int edges(Polygraph g, int e) {
+    return this == SERIALIZABLE || g.type(e) == Polygraph.RW ? 1 : 2;
+  }
+
+  /** @return the source of layered edge {@code i} ({@code 0 <= i < edges(g, e)}) of polygraph edge {@code e} */
+  int from(Polygraph g, int e, int i) {
+    return this == SERIALIZABLE ? g.from(e) : 2 * g.from(e) + i;
+  }
+
+  /** @return the target of layered edge {@code i} of polygraph edge {@code e} */
+  int to(Polygraph g, int e, int i) {
+    if (this == SERIALIZABLE) {
+      return g.to(e);
+    }
+    return g.type(e) == Polygraph.RW ? 2 * g.to(e) + 1 : 2 * g.to(e);
+  }
+
   /**
    * Adds polygraph edge {@code e} to {@code graph} as its layered edges.
    *
@@ -35,23 +53,16 @@ enum Lifting {
    *     what of {@code e} was added, so the graph is as before the call
    */
   int[] add(Polygraph g, AcyclicGraph graph, int e) {
-    int u = g.from(e);
-    int v = g.to(e);
-    if (this == SERIALIZABLE) {
-      return graph.add(u, v, e);
+    for (int i = 0, n = edges(g, e); i < n; i++) {
+      int[] cycle = graph.add(from(g, e, i), to(g, e, i), e);
+      if (cycle != null) {
+        for (int k = 0; k < i; k++) {
+          graph.removeLast();
+        }
+        return cycle;
+      }
     }
-    if (g.type(e) == Polygraph.RW) {
-      return graph.add(2 * u, 2 * v + 1, e);
-    }
-    int[] cycle = graph.add(2 * u, 2 * v, e);
-    if (cycle != null) {
-      return cycle;
-    }
-    cycle = graph.add(2 * u + 1, 2 * v, e);
-    if (cycle != null) {
-      graph.removeLast();
-    }
-    return cycle;
+    return null;
   }
 
   /**
@@ -60,20 +71,18 @@ enum Lifting {
    * @return {@code null} if not; else the labels of a cycle
    */
   int[] wouldClose(Polygraph g, AcyclicGraph graph, int e) {
-    int u = g.from(e);
-    int v = g.to(e);
-    if (this == SERIALIZABLE) {
-      return graph.wouldClose(u, v, e);
+    for (int i = 0, n = edges(g, e); i < n; i++) {
+      int[] cycle = graph.wouldClose(from(g, e, i), to(g, e, i), e);
+      if (cycle != null) {
+        return cycle;
+      }
     }
-    if (g.type(e) == Polygraph.RW) {
-      return graph.wouldClose(2 * u, 2 * v + 1, e);
-    }
-    int[] cycle = graph.wouldClose(2 * u, 2 * v, e);
-    return cycle != null ? cycle : graph.wouldClose(2 * u + 1, 2 * v, e);
+    return null;
   }
 
   /**
-   * Adds polygraph edges for good, all at once ({@link AcyclicGraph#addAll}).
+   * Adds polygraph edges for good, all at once ({@link AcyclicGraph#addAll}: Kahn's algorithm, ties
+   * in the graph's order, so on a new graph the lowest node first, near the history's order).
    *
    * @return {@code null}, or the labels of a cycle they close (the graph then holds them all and is
    *     of no further use)
@@ -82,101 +91,14 @@ enum Lifting {
     IntArrayList us = new IntArrayList();
     IntArrayList vs = new IntArrayList();
     IntArrayList labels = new IntArrayList();
-    for (int i = 0; i < edges.size(); i++) {
-      int e = edges.getInt(i);
-      int u = g.from(e);
-      int v = g.to(e);
-      if (this == SERIALIZABLE) {
-        us.add(u);
-        vs.add(v);
-        labels.add(e);
-      } else if (g.type(e) == Polygraph.RW) {
-        us.add(2 * u);
-        vs.add(2 * v + 1);
-        labels.add(e);
-      } else {
-        us.add(2 * u);
-        vs.add(2 * v);
-        labels.add(e);
-        us.add(2 * u + 1);
-        vs.add(2 * v);
+    for (int k = 0; k < edges.size(); k++) {
+      int e = edges.getInt(k);
+      for (int i = 0, n = edges(g, e); i < n; i++) {
+        us.add(from(g, e, i));
+        vs.add(to(g, e, i));
         labels.add(e);
       }
     }
     return graph.addAll(us, vs, labels);
-  }
-
-  /**
-   * A topological order of the layered graph of the known edges, by Kahn's algorithm taking the
-   * lowest node first (so, for the history's order, near it), or the nodes in index order if those
-   * edges have a cycle (which inserting them then finds).
-   */
-  int[] initialOrder(Polygraph g) {
-    int n = nodes(g.nodes());
-    int[] outCount = new int[n + 1];
-    int[] indegree = new int[n];
-    int edges = 0;
-    for (int e = 0; e < g.knownEdges(); e++) {
-      edges += edges(g, e);
-    }
-    int[] src = new int[edges];
-    int[] dst = new int[edges];
-    int k = 0;
-    for (int e = 0; e < g.knownEdges(); e++) {
-      int u = g.from(e);
-      int v = g.to(e);
-      if (this == SERIALIZABLE) {
-        src[k] = u;
-        dst[k++] = v;
-      } else if (g.type(e) == Polygraph.RW) {
-        src[k] = 2 * u;
-        dst[k++] = 2 * v + 1;
-      } else {
-        src[k] = 2 * u;
-        dst[k++] = 2 * v;
-        src[k] = 2 * u + 1;
-        dst[k++] = 2 * v;
-      }
-    }
-    for (int i = 0; i < edges; i++) {
-      outCount[src[i] + 1]++;
-      indegree[dst[i]]++;
-    }
-    for (int i = 0; i < n; i++) {
-      outCount[i + 1] += outCount[i];
-    }
-    int[] adj = new int[edges];
-    int[] fill = outCount.clone();
-    for (int i = 0; i < edges; i++) {
-      adj[fill[src[i]]++] = dst[i];
-    }
-    java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
-    for (int v = 0; v < n; v++) {
-      if (indegree[v] == 0) {
-        ready.add(v);
-      }
-    }
-    int[] order = new int[n];
-    int done = 0;
-    while (!ready.isEmpty()) {
-      int v = ready.poll();
-      order[done++] = v;
-      for (int i = outCount[v]; i < outCount[v + 1]; i++) {
-        if (--indegree[adj[i]] == 0) {
-          ready.add(adj[i]);
-        }
-      }
-    }
-    if (done < n) {
-      for (int v = 0; v < n; v++) {
-        order[v] = v;
-      }
-    }
-    return order;
-  }
-
-  /** @return how many layered edges {@link #add} adds for {@code e} */
-  int edges(Polygraph g, int e) {
-    return this == SERIALIZABLE || g.type(e) == Polygraph.RW ? 1 : 2;
   }
 }
