@@ -103,6 +103,7 @@ final class CommitOrders {
    */
   static String verify(History h, int[] order, Level level, boolean sessionOrder) {
     boolean[] committed = Polygraph.committed(h);
+    OpRoles roles = new OpRoles(h);
     int[] pos = new int[h.txnCount()];
     Arrays.fill(pos, -1);
     for (int i = 0; i < order.length; i++) {
@@ -118,7 +119,7 @@ final class CommitOrders {
     for (int i = 0; i < order.length; i++) {
       int t = order[i];
       for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-        if (h.opKind(op) == OpKind.WRITE && finalWrite(h, t, op)) {
+        if (h.opKind(op) == OpKind.WRITE && roles.lastWrite(op)) {
           writers[h.opKey(op)].add(i);
         }
       }
@@ -147,12 +148,12 @@ final class CommitOrders {
       }
       for (int op = h.opStart(t); op < h.opEnd(t); op++) {
         int k = h.opKey(op);
-        if (h.opKind(op) == OpKind.WRITE && finalWrite(h, t, op)) {
+        if (h.opKind(op) == OpKind.WRITE && roles.lastWrite(op)) {
           int before = lastBefore(writers[k], i);
           if (before >= 0) {
             lo = Math.max(lo, before + 1);
           }
-        } else if (h.opKind(op) == OpKind.READ && first(h, t, op)) {
+        } else if (h.opKind(op) == OpKind.READ && roles.firstOnKey(op)) {
           long v = h.opValue(op);
           if (v == History.UNKNOWN_VALUE) {
             continue;
@@ -165,7 +166,7 @@ final class CommitOrders {
           }
           int w = h.writes().writerOf(k, v);
           int wt = w < 0 ? -1 : h.opTxn(w);
-          if (wt < 0 || wt == t || !committed[wt] || !finalWrite(h, wt, w)) {
+          if (wt < 0 || wt == t || !committed[wt] || !roles.lastWrite(w)) {
             continue;
           }
           if (pos[wt] > i) {
@@ -195,23 +196,5 @@ final class CommitOrders {
     int at = Arrays.binarySearch(sortedPositions.elements(), 0, sortedPositions.size(), i);
     int next = at >= 0 ? at + 1 : -at - 1;
     return next < sortedPositions.size() ? sortedPositions.getInt(next) : -1;
-  }
-
-  private static boolean finalWrite(History h, int t, int op) {
-    for (int o = op + 1; o < h.opEnd(t); o++) {
-      if (h.opKey(o) == h.opKey(op) && h.opKind(o) == OpKind.WRITE) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean first(History h, int t, int op) {
-    for (int o = h.opStart(t); o < op; o++) {
-      if (h.opKey(o) == h.opKey(op) && (h.opKind(o) == OpKind.READ || h.opKind(o) == OpKind.WRITE)) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -48,6 +48,7 @@ final class Polygraph {
   private static final EdgeType[] TYPES = {EdgeType.SO, EdgeType.WR, EdgeType.WW, EdgeType.RW};
 
   private final History history;
+  private final OpRoles roles;
   private final int[] txnOfNode;
   private final int[] nodeOfTxn;
   private final IntArrayList from = new IntArrayList();
@@ -65,6 +66,7 @@ final class Polygraph {
 
   private Polygraph(History history, int[] txnOfNode, int[] nodeOfTxn) {
     this.history = history;
+    this.roles = new OpRoles(history);
     this.txnOfNode = txnOfNode;
     this.nodeOfTxn = nodeOfTxn;
   }
@@ -141,7 +143,7 @@ final class Polygraph {
     for (int node = 0; node < n; node++) {
       int t = txnOfNode[node];
       for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-        if (h.opKind(op) == OpKind.WRITE && finalWrite(t, op)) {
+        if (h.opKind(op) == OpKind.WRITE && roles.lastWrite(op)) {
           writers.get(h.opKey(op)).add(node);
           writtenValues.get(h.opKey(op)).add(h.opValue(op));
         }
@@ -171,7 +173,7 @@ final class Polygraph {
     for (int node = 0; node < n; node++) {
       int t = txnOfNode[node];
       for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-        if (h.opKind(op) != OpKind.READ || !external(t, op)) {
+        if (h.opKind(op) != OpKind.READ || !roles.firstOnKey(op)) {
           continue;
         }
         int k = h.opKey(op);
@@ -189,7 +191,7 @@ final class Polygraph {
         }
         int wt = h.opTxn(w);
         int wn = nodeOfTxn[wt];
-        if (wt == t || wn < 0 || !finalWrite(wt, w)) {
+        if (wt == t || wn < 0 || !roles.lastWrite(w)) {
           continue;
         }
         edge(wn, node, WR, k, v, -1, -1);
@@ -268,28 +270,6 @@ final class Polygraph {
 
   private static long pack(int a, int b) {
     return ((long) a << 32) | (b & 0xffffffffL);
-  }
-
-  /** @return whether {@code op}, a write of transaction {@code t}, is t's last write of its key */
-  private boolean finalWrite(int t, int op) {
-    int k = history.opKey(op);
-    for (int o = op + 1; o < history.opEnd(t); o++) {
-      if (history.opKey(o) == k && history.opKind(o) == OpKind.WRITE) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** @return whether read {@code op} of {@code t} is its first operation on the key */
-  private boolean external(int t, int op) {
-    int k = history.opKey(op);
-    for (int o = history.opStart(t); o < op; o++) {
-      if (history.opKey(o) == k && (history.opKind(o) == OpKind.READ || history.opKind(o) == OpKind.WRITE)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** @return the number of nodes (committed transactions) */

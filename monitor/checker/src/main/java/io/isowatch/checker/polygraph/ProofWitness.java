@@ -9,6 +9,8 @@ import io.isowatch.checker.witness.Edge;
 import io.isowatch.checker.witness.EdgeType;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.checker.witness.Witness;
+import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -159,14 +161,20 @@ final class ProofWitness {
         : Level.SNAPSHOT_ISOLATION;
   }
 
-  /** Two transactions of the core that read one version of a key (or its initial value) and write it. */
+  /**
+   * Two transactions of the core that read one version of a key (or its initial value) as their
+   * first operation on it, and write it. O(operations of the core's transactions).
+   */
   private static boolean lostUpdate(History h, List<Proof.Order> core) {
     for (Proof.Order o : core) {
-      for (int k = 0; k < h.keyCount(); k++) {
-        long a = firstRead(h, o.first(), k);
-        long b = firstRead(h, o.second(), k);
-        if (a != History.UNKNOWN_VALUE && a == b && lastWrite(h, o.first(), k) != History.NIL
-            && lastWrite(h, o.second(), k) != History.NIL) {
+      Int2LongOpenHashMap readsFirst = firstReads(h, o.second());
+      IntOpenHashSet writesFirst = writtenKeys(h, o.first());
+      IntOpenHashSet writesSecond = writtenKeys(h, o.second());
+      Int2LongOpenHashMap own = firstReads(h, o.first());
+      for (var e : own.int2LongEntrySet()) {
+        int k = e.getIntKey();
+        if (readsFirst.containsKey(k) && readsFirst.get(k) == e.getLongValue() && writesFirst.contains(k)
+            && writesSecond.contains(k)) {
           return true;
         }
       }
@@ -174,13 +182,26 @@ final class ProofWitness {
     return false;
   }
 
-  /** @return the value of t's first operation on k if it is a read, else {@link History#UNKNOWN_VALUE} */
-  private static long firstRead(History h, int t, int k) {
+  /** @return per key whose first operation in {@code t} is a read of a known value, that value */
+  private static Int2LongOpenHashMap firstReads(History h, int t) {
+    Int2LongOpenHashMap out = new Int2LongOpenHashMap();
+    IntOpenHashSet seen = new IntOpenHashSet();
     for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-      if (h.opKey(op) == k) {
-        return h.opKind(op) == OpKind.READ ? h.opValue(op) : History.UNKNOWN_VALUE;
+      if (seen.add(h.opKey(op)) && h.opKind(op) == OpKind.READ && h.opValue(op) != History.UNKNOWN_VALUE) {
+        out.put(h.opKey(op), h.opValue(op));
       }
     }
-    return History.UNKNOWN_VALUE;
+    return out;
+  }
+
+  /** @return the keys {@code t} writes */
+  private static IntOpenHashSet writtenKeys(History h, int t) {
+    IntOpenHashSet out = new IntOpenHashSet();
+    for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+      if (h.opKind(op) == OpKind.WRITE) {
+        out.add(h.opKey(op));
+      }
+    }
+    return out;
   }
 }
