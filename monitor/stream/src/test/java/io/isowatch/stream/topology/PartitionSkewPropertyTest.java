@@ -136,7 +136,9 @@ class PartitionSkewPropertyTest {
     Set<Level> actual = OnlineVersusOfflinePropertyTest.upwardClosure(online, offline.compared());
     Set<Level> expected = offline.violated();
     assertThat(expected).as("seed %d: never a false alarm", seed).containsAll(actual);
-    if (!PermissiveHistories.hasThinAirRead(h) && order.acyclic()) {
+    // A transaction of unknown outcome that is read from counts as committed offline from the start,
+    // online only once its reader arrives (docs/levels.md): online may then find less, never more.
+    if (!PermissiveHistories.hasThinAirRead(h) && !PermissiveHistories.hasReadUnknownOutcome(h) && order.acyclic()) {
       assertThat(actual).as("seed %d: nothing missed", seed).isEqualTo(expected);
     }
   }
