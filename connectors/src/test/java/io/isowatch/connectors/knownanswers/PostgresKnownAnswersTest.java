@@ -18,18 +18,18 @@ class PostgresKnownAnswersTest {
   @Test
   void readCommittedShowsReadSkewAndNoG0OrG1() throws Exception {
     KnownAnswer row = KnownAnswer.PG_READ_COMMITTED;
-    KnownAnswerAssert.holds(row, Measurement.run(row, SERVER.get().jdbcUrl(), "pgrc", 1));
+    KnownAnswerAssert.holdsWithin(row, 5, 100, seed -> Measurement.run(row, SERVER.get().jdbcUrl(), "pgrc" + seed, seed));
   }
 
   @Test
   void repeatableReadShowsWriteSkewAndNothingSnapshotIsolationForbids() throws Exception {
     KnownAnswer row = KnownAnswer.PG_REPEATABLE_READ;
-    KnownAnswerAssert.holds(row, Measurement.run(row, SERVER.get().jdbcUrl(), "pgrr", 2));
+    KnownAnswerAssert.holdsWithin(row, 5, 200, seed -> Measurement.run(row, SERVER.get().jdbcUrl(), "pgrr" + seed, seed));
   }
 
   @Test
   void serializableShowsNothingAndAborts() throws Exception {
     KnownAnswer row = KnownAnswer.PG_SERIALIZABLE;
-    KnownAnswerAssert.holds(row, Measurement.run(row, SERVER.get().jdbcUrl(), "pgser", 3));
+    KnownAnswerAssert.holdsWithin(row, 5, 300, seed -> Measurement.run(row, SERVER.get().jdbcUrl(), "pgser" + seed, seed));
   }
 }
