@@ -21,8 +21,10 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
  *
  * <p>What it assumes: the reads that need no version order are checked by the weaker levels'
  * checkers (thin-air, aborted, intermediate and internal reads); such a read adds no edge here (see
- * {@link Polygraph}), so it cannot make this check report a cycle that is not there. Transactions
- * whose outcome is unknown are left out. List-append histories are decided by Adya's phenomena
+ * {@link Polygraph}), so it cannot make this check report a cycle that is not there. A transaction
+ * of unknown outcome counts as committed only once a counted one read from it ({@link
+ * Polygraph#committed}); otherwise it is left out, since it may have aborted. List-append histories
+ * are decided by Adya's phenomena
  * instead ({@link io.isowatch.checker.adya.AdyaChecker}): the version order of a list key is read
  * from its reads and needs no search.
  */
