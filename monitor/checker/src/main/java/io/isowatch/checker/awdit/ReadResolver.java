@@ -223,22 +223,9 @@ final class ReadResolver {
       int own = ownLast.get(key);
       int w = v == History.NIL ? -1 : writeOf(op);
       int t1 = w < 0 ? -1 : h.opTxn(w);
-      Anomaly a = null;
-      if (v == History.NIL) {
-        a = own >= 0 ? Anomaly.NOT_MY_OWN_WRITE : null;
-      } else if (w < 0) {
-        a = Anomaly.THIN_AIR_READ;
-      } else if (t1 == t) {
-        a = w > op ? Anomaly.FUTURE_READ : own != w ? Anomaly.NOT_MY_LAST_WRITE : null;
-        if (a == null) {
-          continue; // internal read: no wr edge
-        }
-      } else if (own >= 0) {
-        a = Anomaly.NOT_MY_OWN_WRITE;
-      } else if (h.status(t1) == TxnStatus.ABORTED) {
-        a = Anomaly.ABORTED_READ;
-      } else if (!isLastWrite(w)) {
-        a = Anomaly.INTERMEDIATE_READ;
+      Anomaly a = v == History.NIL ? (own >= 0 ? Anomaly.NOT_MY_OWN_WRITE : null) : basicAxiom(t, op, w, own, true);
+      if (a == null && t1 == t) {
+        continue; // internal read: no wr edge
       }
       if (a != null) {
         out.add(basic(a, t, t1 >= 0 ? List.of(t1) : List.of(), own >= 0 && own != w ? List.of(op, own) : List.of(op), w));
@@ -246,6 +233,35 @@ final class ReadResolver {
       }
       versionRead(t, op, key, v == History.NIL ? INIT : t1, nonRepeatable, out);
     }
+  }
+
+  /**
+   * The basic axiom (Biswas &amp; Enea, OOPSLA 2019, §3) that reading write {@code w} breaks, for a
+   * register read and for each run of a list read alike.
+   *
+   * @param t the reader
+   * @param op the read
+   * @param w the write read (a list run's last append), -1 for a value nobody wrote
+   * @param own the reader's last write of the key before {@code op}, -1 if none
+   * @param ownRequired whether the reader's own earlier write must be what it reads (a register read;
+   *     a list's last run, not the runs its appends were appended to)
+   * @return the anomaly, or {@code null} if the read is valid (a read of its own last write included)
+   */
+  private Anomaly basicAxiom(int t, int op, int w, int own, boolean ownRequired) {
+    if (w < 0) {
+      return Anomaly.THIN_AIR_READ;
+    }
+    int t1 = h.opTxn(w);
+    if (t1 == t) {
+      return w > op ? Anomaly.FUTURE_READ : ownRequired && own != w ? Anomaly.NOT_MY_LAST_WRITE : null;
+    }
+    if (ownRequired && own >= 0) {
+      return Anomaly.NOT_MY_OWN_WRITE;
+    }
+    if (h.status(t1) == TxnStatus.ABORTED) {
+      return Anomaly.ABORTED_READ;
+    }
+    return isLastWrite(w) ? null : Anomaly.INTERMEDIATE_READ;
   }
 
   /** Records {@code src} as the writer of the version read {@code op} reads; a non-repeatable read if t read the key from another writer before. */
@@ -281,18 +297,7 @@ final class ReadResolver {
       int w = elements.runWrite(j);
       int t1 = w < 0 ? -1 : h.opTxn(w);
       boolean last = j == runs - 1;
-      Anomaly a = null;
-      if (w < 0) {
-        a = Anomaly.THIN_AIR_READ;
-      } else if (t1 == t) {
-        a = w > op ? Anomaly.FUTURE_READ : last && own != w ? Anomaly.NOT_MY_LAST_WRITE : null;
-      } else if (last && own >= 0) {
-        a = Anomaly.NOT_MY_OWN_WRITE;
-      } else if (h.status(t1) == TxnStatus.ABORTED) {
-        a = Anomaly.ABORTED_READ;
-      } else if (!isLastWrite(w)) {
-        a = Anomaly.INTERMEDIATE_READ;
-      }
+      Anomaly a = basicAxiom(t, op, w, own, last);
       if (a != null) {
         if ((reported & (1L << a.ordinal())) == 0) {
           reported |= 1L << a.ordinal();
