@@ -1,5 +1,6 @@
 package io.isowatch.checker.awdit;
 
+import io.isowatch.checker.history.CountedOutcomes;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TxnStatus;

@@ -1,8 +1,8 @@
 package io.isowatch.checker.polygraph;
 
+import io.isowatch.checker.history.CountedOutcomes;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
-import io.isowatch.checker.history.TxnStatus;
 import io.isowatch.checker.witness.EdgeType;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
@@ -106,29 +106,15 @@ final class Polygraph {
    * @return indexed by transaction id
    */
   static boolean[] committed(History h) {
+    CountedOutcomes counted = new CountedOutcomes(h);
+    counted.observeAll();
     boolean[] out = new boolean[h.txnCount()];
-    IntArrayList todo = new IntArrayList();
-    for (int t = 0; t < h.txnCount(); t++) {
-      out[t] = h.status(t) == TxnStatus.COMMITTED;
-      if (out[t]) {
-        todo.add(t);
-      }
-    }
-    while (!todo.isEmpty()) {
-      int t = todo.popInt();
-      for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-        long v = h.opValue(op);
-        if (h.opKind(op) == OpKind.READ && v != History.NIL && v != History.UNKNOWN_VALUE) {
-          int w = h.writes().writerOf(h.opKey(op), v);
-          if (w >= 0 && !out[h.opTxn(w)] && h.status(h.opTxn(w)) == TxnStatus.UNKNOWN) {
-            out[h.opTxn(w)] = true;
-            todo.add(h.opTxn(w));
-          }
-        }
-      }
+    for (int t = 0; t < out.length; t++) {
+      out[t] = counted.counts(t);
     }
     return out;
   }
+
 
   private boolean build(boolean sessionOrder, long maxConstraintEdges) {
     History h = history;

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A transaction of unknown outcome counts as committed only when a transaction that counts read one
- * of its writes, to a fixpoint ({@link CountedOutcomes}): the verdicts of read committed, read atomic
+ * of its writes, to a fixpoint ({@link io.isowatch.checker.history.CountedOutcomes}): the verdicts of read committed, read atomic
  * and causal, batch and incremental, on the smallest history of the finding (register seed 562 of
  * {@code VerdictVectorPropertyTest}) and on variants where the transaction is read from.
  */

@@ -1,8 +1,5 @@
-package io.isowatch.checker.awdit;
+package io.isowatch.checker.history;
 
-import io.isowatch.checker.history.History;
-import io.isowatch.checker.history.OpKind;
-import io.isowatch.checker.history.TxnStatus;
 import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -11,8 +8,8 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 /**
  * Which transactions count as committed for the axioms' premises: those that committed, and those of
  * unknown outcome whose write a transaction that counts read (a register read, or an element of a
- * known list read), to a fixpoint — the rule of {@code Polygraph.committed} and of the literal
- * references. Had such a writer aborted, a committed transaction would have read an aborted write,
+ * known list read), to a fixpoint — the one rule: the axiomatic checkers' ({@code awdit.Scheduler}), the polygraph's
+ * ({@code polygraph.Polygraph.committed}) and the literal references'. Had such a writer aborted, a committed transaction would have read an aborted write,
  * directly or through others (G1a, which every level from read committed up forbids), so counting it
  * cannot make a consistent history look violated. One of unknown outcome that nothing counted read
  * from may have aborted: its writes are no premise (it can only hide a violation, never raise one).
@@ -24,7 +21,7 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
  * when a reader counts only once its own reader arrives later): it may find fewer violations than
  * the batch checker, never more.
  */
-final class CountedOutcomes {
+public final class CountedOutcomes {
   private final History h;
   /** Transactions of unknown outcome read by one that counts: they committed. */
   private final BooleanArrayList observed = new BooleanArrayList();
@@ -36,19 +33,19 @@ final class CountedOutcomes {
   private final Int2ObjectOpenHashMap<LongOpenHashSet> awaited = new Int2ObjectOpenHashMap<>();
 
   /** @param h the history whose transaction ids {@link #counts} and {@link #observe} take */
-  CountedOutcomes(History h) {
+  public CountedOutcomes(History h) {
     this.h = h;
   }
 
   /** @return whether transaction {@code t} counts as committed (see the class comment) */
-  boolean counts(int t) {
+  public boolean counts(int t) {
     TxnStatus s = h.status(t);
     return s == TxnStatus.COMMITTED
         || (s == TxnStatus.UNKNOWN && t < observed.size() && observed.getBoolean(t));
   }
 
   /** Marks, to the fixpoint, the readers of every transaction of the history (the batch checker). */
-  void observeAll() {
+  public void observeAll() {
     for (int t = 0; t < h.txnCount(); t++) {
       observe(t);
     }
@@ -59,7 +56,7 @@ final class CountedOutcomes {
    * {@code t} counts, marks the writers of unknown outcome of what it read (each element of a known
    * list read), then what those read, and so on.
    */
-  void observe(int t) {
+  public void observe(int t) {
     if (h.status(t) == TxnStatus.UNKNOWN && awaitedWrite(t)) {
       setObserved(t);
     }
