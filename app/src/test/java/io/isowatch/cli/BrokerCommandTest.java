@@ -86,7 +86,9 @@ class BrokerCommandTest {
       Map<String, Object> clients = Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
       try (Admin admin = Admin.create(clients)) {
         admin.createTopics(List.of(new NewTopic("tried", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains("tried");
+        // created means committed by the controller; the broker's metadata cache learns it a moment later
+        await().atMost(Duration.ofSeconds(30))
+            .until(() -> admin.listTopics().names().get(30, TimeUnit.SECONDS).contains("tried"));
       }
       try (KafkaProducer<String, String> producer =
           new KafkaProducer<>(clients, new StringSerializer(), new StringSerializer())) {
