@@ -1,0 +1,245 @@
+package io.isowatch.connect.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.isowatch.checker.level.Level;
+import io.isowatch.connectors.debezium.outbox.OutboxSink;
+import io.isowatch.connectors.probe.Dialect;
+import io.isowatch.connectors.probe.ListValues;
+import io.isowatch.connectors.probe.PostgresDialect;
+import io.isowatch.connectors.testdb.PostgresServer;
+import io.isowatch.connectors.testdb.PrivateServer;
+import io.isowatch.schemas.OpKind;
+import io.isowatch.schemas.Operation;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.Violation;
+import io.isowatch.schemas.WitnessEdge;
+import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.config.MonitorConfig;
+import io.isowatch.stream.kafka.KafkaBroker;
+import io.isowatch.stream.kafka.TopicRecords;
+import io.isowatch.stream.kafka.Topics;
+import io.isowatch.stream.metrics.MonitorMetrics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Kafka Connect path end to end, all parts real and in process: an application's write skews
+ * at PostgreSQL REPEATABLE READ, each transaction's record written with {@link OutboxSink} inside
+ * the database transaction it describes; a standalone Connect worker running the Debezium
+ * PostgreSQL connector with {@link OutboxTransactionRouter}, configured from {@code
+ * deploy/connect/isowatch-outbox-connector.json} through the REST API; the in-process broker; the
+ * monitor expecting serializable, which reports each write skew as G2-item. The worker is restarted
+ * between rounds, with one round committed while it is down and pruning of the outbox in between:
+ * each transaction reaches the events topic exactly once, and each violation is published once.
+ *
+ * <p>The records are built here, as in the app's {@code OutboxEndToEndTest}: the monitor decides
+ * serializable for list-append histories, which the recorder's API does not record yet.
+ */
+@ExtendWith(KafkaBroker.class)
+@Timeout(240)
+class ConnectOutboxEndToEndTest {
+  private static final int ROUNDS = 3;
+  private static final String CONNECTOR = "isowatch-outbox";
+  private static final String SLOT = "connect_outbox";
+
+  @RegisterExtension
+  static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void start() throws Exception {
+    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
+      OutboxSink.createTable(c);
+      s.execute(new PostgresDialect().createListTableSql());
+      for (int r = 0; r < ROUNDS; r++) {
+        s.execute("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('x" + r + "', ''), ('y" + r + "', '')");
+      }
+    }
+  }
+
+  @Test
+  void writeSkewsReachTheMonitorThroughConnectOnceEachAcrossAWorkerRestart() throws Exception {
+    MonitorConfig config = MonitorConfig.defaults()
+        .withTopics("connect-outbox.events", "connect-outbox.violations", "connect-outbox.dlq")
+        .withExpectedLevel(Level.SERIALIZABLE);
+    Topics.create(KafkaBroker.broker().admin(), Topics.of(config), Optional.of(2), Optional.of((short) 1),
+        Optional.empty());
+    Properties state = new Properties();
+    state.setProperty(StreamsConfig.STATE_DIR_CONFIG, tmp.resolve("state").toString());
+    Map<String, String> connector = connectorConfig(config.eventsTopic());
+    Path offsets = tmp.resolve("connect.offsets");
+
+    try (MonitorApp app = MonitorApp.start(config, MonitorMetrics.inMemory(),
+            MonitorApp.properties("connect-outbox-app", KafkaBroker.bootstrapServers(), state), s -> { });
+        Connection c1 = POSTGRES.get().connect(); Connection c2 = POSTGRES.get().connect()) {
+      for (Connection c : List.of(c1, c2)) {
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      }
+      OutboxSink outbox = new OutboxSink(Map.of("s1", c1, "s2", c2)::get);
+
+      try (ConnectWorker worker = ConnectWorker.start(KafkaBroker.bootstrapServers(), offsets)) {
+        worker.putConnector(CONNECTOR, connector);
+        await().atMost(Duration.ofSeconds(90)).until(ConnectOutboxEndToEndTest::slotActive);
+        writeSkew(outbox, c1, c2, 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> events(config).size() == 2);
+        assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
+      }
+      writeSkew(outbox, c1, c2, 1); // committed while the worker is down
+      prune(c1); // deletes of outbox rows are dropped by the transform
+      try (ConnectWorker worker = ConnectWorker.start(KafkaBroker.bootstrapServers(), offsets)) {
+        worker.putConnector(CONNECTOR, connector);
+        await().atMost(Duration.ofSeconds(90)).until(() -> events(config).size() == 4);
+        writeSkew(outbox, c1, c2, 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> events(config).size() == 6);
+        assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
+      }
+      await().atMost(Duration.ofSeconds(120)).until(() -> violations(config).size() >= ROUNDS);
+      // nothing more arrives: no event and no violation twice
+      await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+          .until(() -> violations(config).size() == ROUNDS && events(config).size() == 2 * ROUNDS);
+    }
+    assertThat(events(config)).extracting(r -> r.key() + " " + ((Transaction) r.value()).getTxnId())
+        .containsExactlyInAnyOrder("e2e/s1 e2e/s1/0", "e2e/s2 e2e/s2/0", "e2e/s1 e2e/s1/1", "e2e/s2 e2e/s2/1",
+            "e2e/s1 e2e/s1/2", "e2e/s2 e2e/s2/2");
+    assertThat(events(config)).allSatisfy(r -> {
+      Transaction t = (Transaction) r.value();
+      assertThat(t.getSource().getDbTxnId()).isNotBlank();
+      assertThat(t.getSource().getLsn()).isPositive();
+    });
+    List<Violation> found = violations(config);
+    assertThat(found).extracting(ConnectOutboxEndToEndTest::describe).containsExactlyInAnyOrder(
+        "G2-item [e2e/s1/0, e2e/s2/0]", "G2-item [e2e/s1/1, e2e/s2/1]", "G2-item [e2e/s1/2, e2e/s2/2]");
+    assertThat(found).extracting(Violation::getViolationId).doesNotHaveDuplicates();
+    assertThat(TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.dlqTopic())).isEmpty();
+  }
+
+  /** The deployable example configuration, pointed at the private server, slot and topics of this test. */
+  private static Map<String, String> connectorConfig(String eventsTopic) throws Exception {
+    Path example = Path.of(System.getProperty("user.dir")).resolve("../deploy/connect/isowatch-outbox-connector.json");
+    Map<String, Object> file = new ObjectMapper().readValue(Files.readString(example), new TypeReference<>() { });
+    @SuppressWarnings("unchecked")
+    Map<String, String> config = new HashMap<>((Map<String, String>) file.get("config"));
+    Properties url = org.postgresql.Driver.parseURL(POSTGRES.get().jdbcUrl(), null);
+    config.put("database.hostname", url.getProperty("PGHOST"));
+    config.put("database.port", url.getProperty("PGPORT"));
+    config.put("database.dbname", url.getProperty("PGDBNAME"));
+    config.put("database.user", url.getProperty("user"));
+    config.put("database.password", "");
+    config.put("slot.name", SLOT);
+    config.put("publication.name", SLOT);
+    config.put("transforms.isowatch.events.topic", eventsTopic);
+    return config;
+  }
+
+  /**
+   * One write skew: both sessions read x and y, s1 appends to x, s2 to y, both commit; each
+   * record goes into the outbox inside its transaction.
+   */
+  private static void writeSkew(OutboxSink outbox, Connection c1, Connection c2, int r) throws Exception {
+    String x = "x" + r;
+    String y = "y" + r;
+    List<Operation> ops1 = new ArrayList<>();
+    List<Operation> ops2 = new ArrayList<>();
+    Instant begin = Instant.now();
+    ops1.add(read(c1, x));
+    ops1.add(read(c1, y));
+    ops2.add(read(c2, x));
+    ops2.add(read(c2, y));
+    ops1.add(append(c1, x, 10L * r + 1));
+    ops2.add(append(c2, y, 10L * r + 2));
+    outbox.accept(committed("s1", r, ops1, begin));
+    c1.commit();
+    outbox.accept(committed("s2", r, ops2, begin));
+    c2.commit();
+  }
+
+  /** Deletes the oldest outbox row and updates another, as a pruning job would. */
+  private static void prune(Connection c) throws Exception {
+    try (Statement s = c.createStatement()) {
+      assertThat(s.executeUpdate("DELETE FROM " + OutboxSink.TABLE + " WHERE id = (SELECT min(id) FROM "
+          + OutboxSink.TABLE + ")")).isEqualTo(1);
+      assertThat(s.executeUpdate("UPDATE " + OutboxSink.TABLE + " SET txn_id = txn_id WHERE id = (SELECT max(id) FROM "
+          + OutboxSink.TABLE + ")")).isEqualTo(1);
+    }
+    c.commit();
+  }
+
+  private static Operation read(Connection c, String key) throws Exception {
+    try (PreparedStatement read = c.prepareStatement(new PostgresDialect().readSql(Dialect.LIST_TABLE))) {
+      read.setString(1, key);
+      try (ResultSet rs = read.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return new Operation(OpKind.READ, key, ListValues.parse(rs.getString(1)));
+      }
+    }
+  }
+
+  private static Operation append(Connection c, String key, long element) throws Exception {
+    try (PreparedStatement append = c.prepareStatement(new PostgresDialect().appendSql())) {
+      append.setString(1, Long.toString(element));
+      append.setString(2, key);
+      assertThat(append.executeUpdate()).isEqualTo(1);
+    }
+    return new Operation(OpKind.APPEND, key, element);
+  }
+
+  private static Transaction committed(String session, int seq, List<Operation> ops, Instant begin) {
+    return new Transaction("e2e", session, "e2e/" + session + "/" + seq, (long) seq, TxnStatus.COMMITTED,
+        ops, begin, Instant.now(), null);
+  }
+
+  private static boolean slotActive() throws Exception {
+    try (Connection c = POSTGRES.get().connect();
+        PreparedStatement s = c.prepareStatement("SELECT active FROM pg_replication_slots WHERE slot_name = ?")) {
+      s.setString(1, SLOT);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() && rs.getBoolean(1);
+      }
+    }
+  }
+
+  private static List<TopicRecords.Read> events(MonitorConfig config) {
+    return TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.eventsTopic());
+  }
+
+  private static List<Violation> violations(MonitorConfig config) {
+    return TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.violationsTopic()).stream()
+        .map(r -> (Violation) r.value()).toList();
+  }
+
+  /** @return e.g. {@code G2-item [e2e/s1/0, e2e/s2/0]}, after checking the witness is the two rw edges */
+  private static String describe(Violation v) {
+    String first = v.getWitness().getEdges().get(0).getFromTxnId();
+    String round = first.substring(first.lastIndexOf('/') + 1);
+    assertThat(v.getWitness().getEdges()).extracting(e -> e.getType().name() + " " + e.getKey())
+        .containsExactlyInAnyOrder("RW x" + round, "RW y" + round);
+    return v.getAnomaly() + " " + v.getWitness().getEdges().stream().map(WitnessEdge::getFromTxnId)
+        .sorted().distinct().toList();
+  }
+}
