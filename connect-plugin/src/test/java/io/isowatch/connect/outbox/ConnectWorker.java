@@ -16,7 +16,7 @@ import org.apache.kafka.connect.runtime.standalone.StandaloneHerder;
  * A real Kafka Connect worker in this JVM: the standalone herder with its REST server, started as
  * {@code connect-standalone.sh} starts it ({@link ConnectStandalone#startConnect}), on a given broker,
  * with its source offsets in a file (so that a restarted worker resumes where the stopped one
- * committed). Plugins (the Debezium connector, the transform) come from the test class path; no
+ * committed), committed when the worker stops (and every 10 minutes, never within a test). Plugins (the Debezium connector, the transform) come from the test class path; no
  * {@code plugin.path}. Connector configurations go through the REST API, as a user submits them.
  */
 final class ConnectWorker implements AutoCloseable {
@@ -40,7 +40,7 @@ final class ConnectWorker implements AutoCloseable {
         "key.converter", "org.apache.kafka.connect.json.JsonConverter",
         "value.converter", "org.apache.kafka.connect.json.JsonConverter",
         "offset.storage.file.filename", offsets.toString(),
-        "offset.flush.interval.ms", "1000",
+        "offset.flush.interval.ms", "600000",
         "listeners", "http://127.0.0.1:0",
         "plugin.discovery", "service_load");
     return new ConnectWorker(new ConnectStandalone().startConnect(worker));

@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
@@ -33,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The packaged plugin, {@code deploy/connect/isowatch-connect-plugin.zip}, as a Connect worker
  * loads it from {@code plugin.path}: unzipped into a directory, its jars in Connect's own isolating
- * {@link PluginClassLoader} (child first, Connect's API from the worker). The transform is found
- * through its service manifest (as {@code plugin.discovery=service_load} finds it), is loaded from
+ * {@link PluginClassLoader} (child first, Connect's API from the worker). The transform is listed
+ * in the zip's service manifest (which {@code plugin.discovery=service_load} reads), is loaded from
  * the zip rather than from this build's classes, and turns an outbox insert into a Transaction
  * record with only the zip's jars: nothing it needs is missing. Runs in the {@code
  * integration-test} phase, after {@code package} wrote the zip (tag {@code plugin-package}, see the pom).
@@ -62,10 +61,19 @@ class PluginPackageTest {
     }
     try (PluginClassLoader loader = new PluginClassLoader(dir.toUri().toURL(), urls.toArray(URL[]::new),
         PluginPackageTest.class.getClassLoader())) {
+      String manifest = "META-INF/services/" + Transformation.class.getName();
+      List<String> listed = new ArrayList<>();
+      for (URL url : java.util.Collections.list(loader.getResources(manifest))) {
+        if (url.toString().contains(dir + "/")) {
+          try (InputStream in = url.openStream()) {
+            listed.add(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip());
+          }
+        }
+      }
+      assertThat(listed).containsExactly(OutboxTransactionRouter.class.getName());
       @SuppressWarnings("unchecked")
-      Transformation<SourceRecord> router = ServiceLoader.load(Transformation.class, loader).stream()
-          .filter(p -> p.type().getName().equals(OutboxTransactionRouter.class.getName()))
-          .findFirst().orElseThrow().get();
+      Transformation<SourceRecord> router = (Transformation<SourceRecord>) loader
+          .loadClass(OutboxTransactionRouter.class.getName()).getConstructor().newInstance();
       assertThat(router.getClass().getClassLoader()).isSameAs(loader);
       assertThat(router.getClass()).isNotSameAs(OutboxTransactionRouter.class);
 
