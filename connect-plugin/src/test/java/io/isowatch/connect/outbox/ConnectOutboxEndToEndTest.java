@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -110,13 +111,13 @@ class ConnectOutboxEndToEndTest {
 
       try (ConnectWorker worker = ConnectWorker.start(KafkaBroker.bootstrapServers(), offsets)) {
         worker.putConnector(CONNECTOR, connector);
-        await().atMost(Duration.ofSeconds(90)).until(ConnectOutboxEndToEndTest::slotActive);
+        waiting(90).until(ConnectOutboxEndToEndTest::slotActive);
         // From now on this worker cannot store offsets (the file's place is taken by a directory
         // that is not empty): it stops as a crashed worker would, its records published, no offset
         // committed, and Debezium's slot not advanced past them.
         Files.writeString(Files.createDirectories(offsets).resolve("blocks-the-offsets-file"), "");
         writeSkew(outbox, c1, c2, 0);
-        await().atMost(Duration.ofSeconds(60)).until(() -> txnIds(config), ids -> ids.size() == 2);
+        waiting(60).until(() -> txnIds(config), ids -> ids.size() == 2);
         assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
       }
       assertThat(Files.isDirectory(offsets)).isTrue();
@@ -126,14 +127,14 @@ class ConnectOutboxEndToEndTest {
       prune(c1); // deletes and updates of outbox rows are dropped by the transform
       try (ConnectWorker worker = ConnectWorker.start(KafkaBroker.bootstrapServers(), offsets)) {
         worker.putConnector(CONNECTOR, connector);
-        await().atMost(Duration.ofSeconds(90)).until(() -> txnIds(config), ids -> ids.containsAll(ROUND_1));
+        waiting(90).until(() -> txnIds(config), ids -> ids.containsAll(ROUND_1));
         writeSkew(outbox, c1, c2, 2);
-        await().atMost(Duration.ofSeconds(60)).until(() -> txnIds(config), ids -> ids.containsAll(ROUND_2));
+        waiting(60).until(() -> txnIds(config), ids -> ids.containsAll(ROUND_2));
         assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
       }
-      await().atMost(Duration.ofSeconds(120)).until(() -> violations(config).size() >= ROUNDS);
+      waiting(120).until(() -> violations(config).size() >= ROUNDS);
       // nothing more arrives: no violation twice, though part of round 0 was published twice
-      await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+      waiting(10).during(Duration.ofSeconds(3))
           .until(() -> violations(config).size() == ROUNDS);
     }
     // Round 0 once or twice (what Debezium re-reads depends on the LSN it had confirmed to the
@@ -156,6 +157,14 @@ class ConnectOutboxEndToEndTest {
         "G2-item [e2e/s1/0, e2e/s2/0]", "G2-item [e2e/s1/1, e2e/s2/1]", "G2-item [e2e/s1/2, e2e/s2/2]");
     assertThat(found).extracting(Violation::getViolationId).doesNotHaveDuplicates();
     assertThat(TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.dlqTopic())).isEmpty();
+  }
+
+  /**
+   * Awaitility polling every 500 ms: each poll of a topic starts a consumer, and faster polling
+   * only takes CPU from the worker, the connector and the monitor on a shared machine.
+   */
+  private static ConditionFactory waiting(int seconds) {
+    return await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(500));
   }
 
   /** The deployable example configuration, pointed at the private server, slot and topics of this test. */
