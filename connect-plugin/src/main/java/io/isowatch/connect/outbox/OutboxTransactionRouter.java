@@ -26,7 +26,8 @@ import org.apache.kafka.connect.transforms.Transformation;
  * KafkaTransactionSink} writes:
  *
  * <ul>
- *   <li>an insert into the outbox table ({@code op = c}) becomes a record for {@value #EVENTS_TOPIC}:
+ *   <li>an insert into the outbox table ({@code op = c}) becomes a record for the topic named by
+ *       {@value #EVENTS_TOPIC}:
  *       key {@code historyId/sessionId} (string schema: use {@code StringConverter}), value the
  *       {@link Transaction} with {@code source} = the change's {@code source.txId} and {@code
  *       source.lsn}, encoded by {@link WireFormat#of} from this transform's settings (bytes schema:
