@@ -1,5 +1,9 @@
 package io.isowatch.stream.topology;
 
+import static io.isowatch.stream.topology.OutboxEvents.change;
+import static io.isowatch.stream.topology.OutboxEvents.insert;
+import static io.isowatch.stream.topology.OutboxEvents.txn;
+import static io.isowatch.stream.topology.OutboxEvents.withSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.isowatch.schemas.DeadLetter;
@@ -7,10 +11,8 @@ import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Source;
 import io.isowatch.schemas.Transaction;
-import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.debezium.OutboxRows;
-import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
@@ -19,8 +21,6 @@ import io.micrometer.core.instrument.Counter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -49,29 +49,6 @@ class DebeziumOutboxTopologyTest {
 
   @TempDir
   Path stateDir;
-
-  /** A change event of the outbox table as the JsonConverter writes it without schemas. */
-  static String change(String op, String table, long xid, long lsn, String recordJson) {
-    return "{\"before\":null,\"after\":{\"id\":" + lsn + ",\"txn_id\":\"t\",\"record\":" + recordJson + "},"
-        + "\"source\":{\"version\":\"3.6.1.Final\",\"connector\":\"postgresql\",\"name\":\"isowatch\",\"db\":\"app\","
-        + "\"schema\":\"public\",\"table\":\"" + table + "\",\"txId\":" + xid + ",\"lsn\":" + lsn + "},"
-        + "\"op\":\"" + op + "\",\"ts_ms\":1700000000000}";
-  }
-
-  /** The same with the JsonConverter's schema envelope ({@code schemas.enable=true}); the schema is not read. */
-  static String withSchema(String payload) {
-    return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"name\":\"isowatch.public.isowatch_outbox.Envelope\"},"
-        + "\"payload\":" + payload + "}";
-  }
-
-  static String insert(Transaction t, long xid, long lsn) {
-    return change("c", OutboxRows.TABLE, xid, lsn, "\"" + Base64.getEncoder().encodeToString(RecordCodec.encode(t)) + "\"");
-  }
-
-  static Transaction txn(String session, long seq, long endMs, Operation... ops) {
-    return new Transaction("db", session, "db/" + session + "/" + seq, seq, TxnStatus.COMMITTED, List.of(ops),
-        Instant.ofEpochMilli(endMs - 1), Instant.ofEpochMilli(endMs), null);
-  }
 
   private static Transaction withSource(Transaction t, long xid, long lsn) {
     Transaction copy = Transaction.newBuilder(t).build();
@@ -141,24 +118,19 @@ class DebeziumOutboxTopologyTest {
   }
 
   /**
-   * The list write skew of the recorder's tests, as it reaches Kafka through the outbox: T0 and T1
-   * each read x and y empty and append to one of them; T2 reads both appends. Under snapshot
-   * isolation both commit; serializable forbids it: G2-item, an anti-dependency each way.
+   * The list write skew of {@link OutboxEvents#listWriteSkew}, as it reaches Kafka through the
+   * outbox. Under snapshot isolation both writers commit; serializable forbids it: G2-item, an
+   * anti-dependency each way.
    */
   @Test
   void aListWriteSkewThroughTheOutboxIsPublishedAsG2Item() {
-    Operation emptyX = new Operation(OpKind.READ, "x", List.of());
-    Operation emptyY = new Operation(OpKind.READ, "y", List.of());
-    Transaction t0 = txn("s1", 0, 10, emptyX, emptyY, new Operation(OpKind.APPEND, "x", 1L));
-    Transaction t1 = txn("s2", 0, 11, emptyX, emptyY, new Operation(OpKind.APPEND, "y", 2L));
-    Transaction t2 = txn("s3", 0, 12,
-        new Operation(OpKind.READ, "x", List.of(1L)), new Operation(OpKind.READ, "y", List.of(2L)));
+    List<Transaction> skew = OutboxEvents.listWriteSkew();
     try (TopologyTestDriver d = driver(MonitorMetrics.inMemory())) {
       TestInputTopic<String, byte[]> events =
           d.createInputTopic(MonitorConfig.EVENTS, new StringSerializer(), new ByteArraySerializer());
-      pipe(events, 1, insert(t0, 900, 1000), 10);
-      pipe(events, 2, insert(t1, 901, 2000), 11);
-      pipe(events, 3, insert(t2, 902, 3000), 12);
+      for (int i = 0; i < skew.size(); i++) {
+        pipe(events, i + 1, insert(skew.get(i), 900 + i, 1000 * (i + 1)), 10 + i);
+      }
 
       List<KeyValue<String, SpecificRecord>> violations = read(d, MonitorConfig.VIOLATIONS);
       assertThat(violations).extracting(kv -> kv.key).containsExactly("db");
