@@ -60,12 +60,18 @@ public final class OutboxRows {
    * @return what it is
    */
   public static Row read(String json) {
-    Optional<Envelope> parsed;
     try {
-      parsed = JsonEnvelopes.parse(json);
+      return of(JsonEnvelopes.parse(json));
     } catch (EnvelopeException e) {
       return new Bad("bad-envelope", e.getMessage());
     }
+  }
+
+  /**
+   * @param parsed a decoded change event; empty for a tombstone
+   * @return what it is
+   */
+  public static Row of(Optional<Envelope> parsed) {
     if (parsed.isEmpty()) {
       return new Skipped("tombstone");
     }

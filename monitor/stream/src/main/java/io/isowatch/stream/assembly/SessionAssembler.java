@@ -5,8 +5,10 @@ import io.isowatch.schemas.EventTimes;
 import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.debezium.AvroEnvelopes;
 import io.isowatch.schemas.debezium.OutboxRows;
 import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.schemas.serde.WireFormat;
 import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
@@ -40,7 +42,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * checker stage; a dead letter's is the input record's, or the punctuation's.
  *
  * <p>With {@link EventsInput#DEBEZIUM_OUTBOX} each record is a Debezium change event of the
- * recorder's outbox table, read by {@link OutboxRows}: an insert's transaction is taken as a whole
+ * recorder's outbox table, read by {@link OutboxRows} (JSON, or Avro through the registry by {@link
+ * AvroEnvelopes} when the application's properties name one): an insert's transaction is taken as a whole
  * {@code Transaction} record, keyed {@code historyId/sessionId}; tombstones, deletes, updates,
  * snapshot reads, transaction metadata and other tables are counted by {@link
  * MonitorMetrics#debeziumSkipped}; an event that is not an envelope or whose row holds no readable
@@ -123,6 +126,12 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private final MonitorMetrics metrics;
   /** How the events topic is framed: single-object, or a registry's when the application's properties name one. */
   private WireFormat format = WireFormat.singleObject();
+  /**
+   * With {@link EventsInput#DEBEZIUM_OUTBOX} and a registry in the application's properties: the
+   * reader of Avro change events (those starting with byte 0); null otherwise, and JSON events are
+   * read either way.
+   */
+  private AvroEnvelopes avroEnvelopes;
   private DeadLetters deadLetters;
   private TransactionIntake intake;
   private PartitionWatermarks watermarks;
@@ -166,6 +175,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     KeyValueStore<String, byte[]> assembled = context.getStateStore(AssemblerStores.ASSEMBLED);
     KeyValueStore<String, byte[]> deadlines = context.getStateStore(AssemblerStores.DEADLINES);
     format = WireFormat.of(context.appConfigs());
+    if (config.input() == EventsInput.DEBEZIUM_OUTBOX && context.appConfigs().get(RegistryFormat.URL) != null) {
+      avroEnvelopes = new AvroEnvelopes(context.appConfigs());
+    }
     WholeRetention wholes = new WholeRetention(deadlines);
     wholes.load();
     Timers timers = new Timers(deadlines);
@@ -182,6 +194,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   @Override
   public void close() {
     format.close();
+    if (avroEnvelopes != null) {
+      avroEnvelopes.close();
+    }
   }
 
   @Override
@@ -226,7 +241,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
    */
   private void outboxRow(Record<String, byte[]> record) {
     byte[] v = record.value();
-    OutboxRows.Row row = OutboxRows.read(v == null ? null : new String(v, StandardCharsets.UTF_8));
+    OutboxRows.Row row = avroEnvelopes != null && v != null && v.length > 0 && v[0] == 0
+        ? avroEnvelopes.outboxRow(config.eventsTopic(), v)
+        : OutboxRows.read(v == null ? null : new String(v, StandardCharsets.UTF_8));
     Rejection bad;
     if (row instanceof OutboxRows.Skipped skipped) {
       metrics.debeziumSkipped(skipped.reason());
