@@ -81,7 +81,8 @@ final class MonitorCommand implements Callable<Integer> {
       defaultValue = "avro",
       description = "What the events topic carries (default: ${DEFAULT-VALUE}): avro, isowatch's TxnEvent and"
           + " Transaction records; debezium-outbox, the change events Debezium (embedded or in Kafka Connect"
-          + " with the JsonConverter, schemas on or off) writes for the recorder's outbox table"
+          + " with the JsonConverter, schemas on or off, or with Apicurio's AvroConverter and --schema-registry-url)"
+          + " writes for the recorder's outbox table"
           + " (docs/monitoring.md, \"Reading a Debezium topic\").")
   private EventsInput input;
 

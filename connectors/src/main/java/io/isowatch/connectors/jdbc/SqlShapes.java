@@ -23,7 +23,8 @@ import java.util.Optional;
  *       among the columns, the version column not;
  * </ul>
  *
- * where {@code v} (and the key's {@code ei}) is a parameter marker {@code ?}, a number, or a string
+ * (the UPDATE and INSERT shapes of a list table, {@link RecordedTable#list}, are {@link ListShapes}'
+ * instead), where {@code v} (and the key's {@code ei}) is a parameter marker {@code ?}, a number, or a string
  * literal without backslashes. Everything else that mentions a recorded table's name as a word
  * (DELETE, upserts, several rows, ranges, joins, CTEs, procedure calls, ...) is {@link
  * SqlShape.Unrecorded}, with the statement's first keyword, lower case, as the reason. The

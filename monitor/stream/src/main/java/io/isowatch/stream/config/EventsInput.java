@@ -10,8 +10,9 @@ import java.util.Locale;
  *       Transaction}s, single-object encoded or in the schema registry's wire format, key {@code
  *       historyId/sessionId} (docs/events.md).
  *   <li>{@link #DEBEZIUM_OUTBOX}: the topic Debezium (embedded, or Kafka Connect with the PostgreSQL
- *       connector and the {@code JsonConverter}, schemas enabled or not) writes for the recorder's
- *       outbox table: each insert's {@code after.record} is a whole {@code Transaction}
+ *       connector and the {@code JsonConverter}, schemas enabled or not, or an Avro converter
+ *       through the schema registry, {@link io.isowatch.schemas.debezium.AvroEnvelopes}) writes for
+ *       the recorder's outbox table: each insert's {@code after.record} is a whole {@code Transaction}
  *       ({@link io.isowatch.schemas.debezium.OutboxRows}); the record key is Debezium's (the row's
  *       id) and is replaced by {@code historyId/sessionId} of the transaction carried.
  * </ul>
