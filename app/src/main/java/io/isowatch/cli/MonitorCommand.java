@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MetricsEndpoint;
 import java.io.IOException;
@@ -48,6 +49,8 @@ import picocli.CommandLine.TypeConversionException;
       "  isowatch monitor --bootstrap-servers kafka:9093 --config client.properties \\",
       "      --level snapshot-isolation --level-for orders-db=serializable \\",
       "      --window-time 15m",
+      "  isowatch monitor --bootstrap-servers kafka:9092 --input debezium-outbox \\",
+      "      --events-topic isowatch.public.isowatch_outbox",
       "",
       "The config file (Java properties) may set any Kafka Streams or client setting",
       "and overrides the monitor's defaults, for example:",
@@ -73,6 +76,15 @@ final class MonitorCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   @Mixin private KafkaClientOptions kafkaOptions = new KafkaClientOptions();
+
+  @Option(names = "--input", paramLabel = "FORM", converter = StreamOptions.InputConverter.class,
+      defaultValue = "avro",
+      description = "What the events topic carries (default: ${DEFAULT-VALUE}): avro, isowatch's TxnEvent and"
+          + " Transaction records; debezium-outbox, the change events Debezium (embedded or in Kafka Connect"
+          + " with the JsonConverter, schemas on or off, or with Apicurio's AvroConverter and --schema-registry-url)"
+          + " writes for the recorder's outbox table"
+          + " (docs/monitoring.md, \"Reading a Debezium topic\").")
+  private EventsInput input;
 
   @Option(names = "--level", paramLabel = "LEVEL", converter = StreamOptions.LevelConverter.class,
       description = "The level every history is expected to give (default: ${DEFAULT-VALUE}): "
@@ -267,6 +279,7 @@ final class MonitorCommand implements Callable<Integer> {
     }
     try {
       return d.withTopics(kafkaOptions.eventsTopic(), violationsTopic, dlqTopic)
+          .withInput(input)
           .withLimits(bounds)
           .withExpectedLevel(level)
           .withLevelByHistory(levels)

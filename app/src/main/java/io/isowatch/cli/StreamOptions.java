@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.stream.config.EventsInput;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -58,6 +59,14 @@ final class StreamOptions {
     /** The six levels. */
     LevelConverter() {
       super(Level::parse, names(Level::cliName, Level.values()));
+    }
+  }
+
+  /** {@code --input}: avro or debezium-outbox. */
+  static final class InputConverter extends Choices<EventsInput> {
+    /** The inputs. */
+    InputConverter() {
+      super(EventsInput::ofCliName, names(EventsInput::cliName, EventsInput.values()));
     }
   }
 }

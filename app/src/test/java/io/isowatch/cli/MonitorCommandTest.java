@@ -127,6 +127,9 @@ class MonitorCommandTest {
     assertThat(limit.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(limit.err()).startsWith("--limit: 'max-sessions' is not one of max-ops-per-transaction,"
         + " max-open-transactions-per-session, max-sessions-per-history, max-key-bytes, max-list-length, max-record-bytes");
+    CliRun input = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--input", "kafka-connect");
+    assertThat(input.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(input.err()).startsWith("--input: 'kafka-connect' is not one of avro, debezium-outbox");
     CliRun zero = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--limit", "max-key-bytes=0");
     assertThat(zero.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(zero.err()).startsWith("--limit: max-key-bytes must be at least 1, got 0");

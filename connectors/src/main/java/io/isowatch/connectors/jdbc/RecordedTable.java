@@ -8,7 +8,15 @@ import java.util.regex.Pattern;
  * A table whose rows the {@link RecordingDataSource} records: each row is one key of the history,
  * named {@code table/keyValue}, and its version is the value of {@code versionColumn}.
  *
- * <p>The key column must be unique (a primary key); the version column must be a nullable {@code
+ * <p>Two kinds. A <em>register</em> table ({@code list == false}, {@link #RecordedTable(String,
+ * String, String)}): the wrapper keeps the version column, as below. A <em>list</em> table ({@code
+ * list == true}, {@link #list}): the version column is the application's own list column, the list's
+ * elements as comma-separated decimal longs in append order ({@link
+ * io.isowatch.connectors.probe.ListValues}, the probe's list-append format); the application appends
+ * with {@code SET v = v || ',' || e} or {@code SET v = CONCAT(v, ',', e)} and reads the whole list,
+ * and the list itself reveals the version order, so the wrapper writes nothing into it.
+ *
+ * <p>For a register table, the key column must be unique (a primary key); the version column must be a nullable {@code
  * BIGINT} that only the wrapper writes: on every recorded {@code UPDATE} and {@code INSERT} it is set
  * to the writing transaction's token, unique per transaction, so that a later read of the row names
  * its writer ({@code wr}) without the application writing unique values. Names are plain SQL
@@ -17,9 +25,11 @@ import java.util.regex.Pattern;
  *
  * @param table the table's name, without schema, e.g. {@code accounts}
  * @param keyColumn the unique key column, e.g. {@code id}
- * @param versionColumn the version column the wrapper keeps, e.g. {@code isowatch_version}
+ * @param versionColumn the version column the wrapper keeps, e.g. {@code isowatch_version}; for a
+ *     list table, the list column, e.g. {@code v}
+ * @param list whether this is a list table
  */
-public record RecordedTable(String table, String keyColumn, String versionColumn) {
+public record RecordedTable(String table, String keyColumn, String versionColumn, boolean list) {
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
 
   /**
@@ -35,6 +45,28 @@ public record RecordedTable(String table, String keyColumn, String versionColumn
     if (keyColumn.equalsIgnoreCase(versionColumn)) {
       throw new IllegalArgumentException("table " + table + ": key and version columns are both " + keyColumn);
     }
+  }
+
+  /**
+   * A register table.
+   *
+   * @throws IllegalArgumentException as the canonical constructor
+   */
+  public RecordedTable(String table, String keyColumn, String versionColumn) {
+    this(table, keyColumn, versionColumn, false);
+  }
+
+  /**
+   * A list table.
+   *
+   * @param table the table's name, without schema, e.g. {@code isowatch_list_append}
+   * @param keyColumn the unique key column, e.g. {@code k}
+   * @param listColumn the text column holding the list, e.g. {@code v}
+   * @return the table
+   * @throws IllegalArgumentException as the canonical constructor
+   */
+  public static RecordedTable list(String table, String keyColumn, String listColumn) {
+    return new RecordedTable(table, keyColumn, listColumn, true);
   }
 
   /**

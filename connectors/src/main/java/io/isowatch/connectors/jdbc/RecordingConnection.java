@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -219,6 +220,32 @@ final class RecordingConnection implements InvocationHandler {
       session.readInitial(key);
     } else {
       session.read(key, version);
+    }
+  }
+
+  /**
+   * Records a read of a list table's row in the current transaction.
+   *
+   * @param table the row's table
+   * @param key the history key
+   * @param elements the list read, oldest first (empty: no row, or the initial value)
+   */
+  synchronized void readList(RecordedTable table, String key, List<Long> elements) {
+    begin();
+    lastTable = table;
+    session.readList(key, elements);
+  }
+
+  /**
+   * Records appends to a list table's row in the current transaction.
+   *
+   * @param elements the elements appended, in order
+   */
+  synchronized void appended(RecordedTable table, String key, List<Long> elements) {
+    begin();
+    lastTable = table;
+    for (long e : elements) {
+      session.append(key, e);
     }
   }
 

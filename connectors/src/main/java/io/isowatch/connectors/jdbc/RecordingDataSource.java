@@ -49,6 +49,13 @@ import javax.sql.DataSource;
  * application's {@code commit()} is not failed for it). Unrecorded writes keep the row's version, so they are invisible to the checker: they can
  * hide anomalies, not invent them.
  *
+ * <p>List tables ({@link Builder#listTable}) are recorded as list-append operations instead: a SELECT
+ * by key as a read of the whole list (the list column appended as the last result column), an
+ * append ({@code SET v = v || ',' || ?}, {@code SET v = CONCAT(v, ',', ?)}) or single-row INSERT by
+ * key, run unchanged, as appends of its elements when the database reports a changed row ({@code
+ * element-unreadable} when the appended text is not decimal longs, {@code list-unreadable} for such
+ * a list read); see {@link ListShapes}.
+ *
  * <p>What the application sees differently: a recorded SELECT's result has one more column at the
  * end, and a recorded prepared UPDATE or INSERT has one more parameter at the front (the wrapper
  * shifts the application's parameter indexes; {@code getParameterMetaData()} shows the real
@@ -201,9 +208,27 @@ public final class RecordingDataSource implements DataSource {
      * @throws IllegalArgumentException if a name is not a plain identifier or the table is declared twice
      */
     public Builder table(String table, String keyColumn, String versionColumn) {
-      RecordedTable t = new RecordedTable(table, keyColumn, versionColumn);
-      if (tables.putIfAbsent(table.toLowerCase(Locale.ROOT), t) != null) {
-        throw new IllegalArgumentException("table " + table + " is declared twice");
+      return declare(new RecordedTable(table, keyColumn, versionColumn));
+    }
+
+    /**
+     * Declares a recorded list table ({@link RecordedTable#list}): its rows are lists the
+     * application appends to ({@code SET v = v || ',' || ?} or {@code SET v = CONCAT(v, ',', ?)},
+     * single-row {@code INSERT}) and reads whole; recorded as list-append operations.
+     *
+     * @param table the table, e.g. {@code isowatch_list_append}
+     * @param keyColumn its unique key column, e.g. {@code k}
+     * @param listColumn its text column holding the comma-separated elements, e.g. {@code v}
+     * @return this builder
+     * @throws IllegalArgumentException if a name is not a plain identifier or the table is declared twice
+     */
+    public Builder listTable(String table, String keyColumn, String listColumn) {
+      return declare(RecordedTable.list(table, keyColumn, listColumn));
+    }
+
+    private Builder declare(RecordedTable t) {
+      if (tables.putIfAbsent(t.table().toLowerCase(Locale.ROOT), t) != null) {
+        throw new IllegalArgumentException("table " + t.table() + " is declared twice");
       }
       return this;
     }

@@ -1,5 +1,6 @@
 package io.isowatch.connectors.jdbc;
 
+import io.isowatch.connectors.probe.ListValues;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -7,6 +8,7 @@ import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * The result of a recorded SELECT (a {@link Proxy} of {@link ResultSet}): each {@code next()}
@@ -85,6 +87,8 @@ final class RecordingResultSet implements InvocationHandler {
       connection.source().unrecorded(table, "stale-result-set");
     } else if (rows > 1) {
       connection.source().unrecorded(table, "extra-row");
+    } else if (table.list()) {
+      listRead(row);
     } else if (!row) {
       connection.read(table, key, null);
     } else {
@@ -98,6 +102,16 @@ final class RecordingResultSet implements InvocationHandler {
       connection.read(table, key, real.wasNull() ? null : version);
     }
     return row;
+  }
+
+  /** Records the list of a list table's row: no row, NULL or {@code ""} is the empty list. */
+  private void listRead(boolean row) throws SQLException {
+    String text = row ? real.getString(real.getMetaData().getColumnCount()) : null;
+    try {
+      connection.readList(table, key, text == null ? List.of() : ListValues.parse(text.strip()));
+    } catch (NumberFormatException e) {
+      connection.source().unrecorded(table, "list-unreadable");
+    }
   }
 
   private Object call(Method method, Object[] args) throws Throwable {

@@ -1,5 +1,6 @@
 package io.isowatch.connectors.jdbc;
 
+import io.isowatch.connectors.probe.ListValues;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -10,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -148,7 +150,49 @@ final class RecordingStatement implements InvocationHandler {
     if (s instanceof SqlShape.Write w) {
       return write(w, method, actual, plain);
     }
+    if (s instanceof SqlShape.Append a) {
+      return append(a, method, actual);
+    }
     return call(method, actual);
+  }
+
+  /** Runs an append unchanged; records its elements when the database reports the row changed. */
+  private Object append(SqlShape.Append a, Method method, Object[] args) throws Throwable {
+    String key = key(a.table(), a.key());
+    Object result;
+    try {
+      result = call(method, args);
+    } catch (Throwable e) {
+      connection.writeStatementDone(false);
+      throw e;
+    }
+    long changed = result instanceof Number n ? n.longValue()
+        : Boolean.FALSE.equals(result) ? real.getUpdateCount() : 0;
+    if (key == null) {
+      connection.source().unrecorded(a.table(), "null-key");
+    } else if (changed > 0) {
+      List<Long> elements = elements(a.element());
+      if (elements == null) {
+        connection.source().unrecorded(a.table(), "element-unreadable");
+      } else if (!elements.isEmpty()) {
+        connection.appended(a.table(), key, elements);
+      }
+    }
+    connection.writeStatementDone(true);
+    return result;
+  }
+
+  /** @return the elements an append's text names, or null if unbound, NULL or not decimal longs */
+  private List<Long> elements(SqlShape.Key element) {
+    Object text = element.parameter() == 0 ? element.literal() : parameters.get(element.parameter());
+    if (text == null) {
+      return null;
+    }
+    try {
+      return ListValues.parse(RecordedTable.keyText(text).strip());
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private Object write(SqlShape.Write w, Method method, Object[] args, boolean plain) throws Throwable {

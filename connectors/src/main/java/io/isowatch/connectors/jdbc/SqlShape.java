@@ -4,7 +4,7 @@ package io.isowatch.connectors.jdbc;
  * What {@link SqlShapes} understood of one SQL statement.
  *
  * <p>Understood statements read or write one row of a {@link RecordedTable} chosen by its key: a
- * {@link Read} or a {@link Write}. A statement that mentions a recorded table in any other form is
+ * {@link Read}, a {@link Write} (register tables) or an {@link Append} (list tables). A statement that mentions a recorded table in any other form is
  * {@link Unrecorded}: it runs unchanged and is counted. Any other statement is {@link #OUTSIDE}.
  */
 sealed interface SqlShape {
@@ -54,6 +54,18 @@ sealed interface SqlShape {
       return prefix + token + suffix;
     }
   }
+
+  /**
+   * {@code UPDATE table SET l = l || ',' || e WHERE key = ?} (or {@code CONCAT(l, ',', e)}) or
+   * {@code INSERT INTO table (key, l) VALUES (?, e)} on a list table ({@link ListShapes}): records
+   * appends of the elements of {@code e} when the database reports the row changed. Runs unchanged.
+   *
+   * @param table the list table
+   * @param key the row's key
+   * @param element how the statement names the appended text {@code e}: the elements as
+   *     comma-separated decimal longs ({@link io.isowatch.connectors.probe.ListValues}), usually one
+   */
+  record Append(RecordedTable table, Key key, Key element) implements SqlShape {}
 
   /**
    * Mentions a recorded table in a form not understood: runs unchanged, counted in the metric.

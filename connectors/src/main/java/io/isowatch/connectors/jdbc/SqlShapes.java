@@ -2,7 +2,6 @@ package io.isowatch.connectors.jdbc;
 
 import io.isowatch.connectors.jdbc.SqlLexer.Kind;
 import io.isowatch.connectors.jdbc.SqlLexer.Token;
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,7 +23,8 @@ import java.util.Optional;
  *       among the columns, the version column not;
  * </ul>
  *
- * where {@code v} (and the key's {@code ei}) is a parameter marker {@code ?}, a number, or a string
+ * (the UPDATE and INSERT shapes of a list table, {@link RecordedTable#list}, are {@link ListShapes}'
+ * instead), where {@code v} (and the key's {@code ei}) is a parameter marker {@code ?}, a number, or a string
  * literal without backslashes. Everything else that mentions a recorded table's name as a word
  * (DELETE, upserts, several rows, ranges, joins, CTEs, procedure calls, ...) is {@link
  * SqlShape.Unrecorded}, with the statement's first keyword, lower case, as the reason. The
@@ -49,7 +49,7 @@ final class SqlShapes {
     if (mentioned.isEmpty()) {
       return SqlShape.OUTSIDE;
     }
-    Cursor c = new Cursor(sql, t);
+    SqlCursor c = new SqlCursor(tables, sql, t);
     SqlShape shape = null;
     if (!t.isEmpty() && t.get(0).is("SELECT")) {
       shape = select(c);
@@ -85,7 +85,7 @@ final class SqlShapes {
     return Optional.empty();
   }
 
-  private SqlShape select(Cursor c) {
+  private SqlShape select(SqlCursor c) {
     c.next();
     do {
       if (!c.selectItem()) {
@@ -121,11 +121,14 @@ final class SqlShapes {
     return new SqlShape.Read(table, key, sql);
   }
 
-  private SqlShape update(Cursor c) {
+  private SqlShape update(SqlCursor c) {
     c.next();
     RecordedTable table = c.table();
     if (table == null) {
       return null;
+    }
+    if (table.list()) {
+      return ListShapes.update(c, table);
     }
     String alias = c.alias("SET");
     if (!c.acceptWord("SET")) {
@@ -154,12 +157,15 @@ final class SqlShapes {
     return new SqlShape.Write(table, key, head + v + " = COALESCE(?, " + v + ")" + tail, head + v + " = ", tail);
   }
 
-  private SqlShape insert(Cursor c) {
+  private SqlShape insert(SqlCursor c) {
     c.next();
     if (!c.acceptWord("INTO")) {
       return null;
     }
     RecordedTable table = c.table();
+    if (table != null && table.list()) {
+      return ListShapes.insert(c, table);
+    }
     if (table == null || !c.accept('(')) {
       return null;
     }
@@ -209,188 +215,7 @@ final class SqlShapes {
     return isKey(table, column) || column.text().equalsIgnoreCase(table.versionColumn());
   }
 
-  private static boolean isKey(RecordedTable table, Token column) {
+  static boolean isKey(RecordedTable table, Token column) {
     return column.text().equalsIgnoreCase(table.keyColumn());
-  }
-
-  /** A position in the token list, with the matching steps of the shapes above. */
-  private final class Cursor {
-    final String sql;
-    private final List<Token> tokens;
-    private int pos;
-    private int params;
-
-    Cursor(String sql, List<Token> tokens) {
-      this.sql = sql;
-      // a trailing ';' is not part of the shape
-      int n = tokens.size();
-      this.tokens = n > 0 && tokens.get(n - 1).is(';') ? tokens.subList(0, n - 1) : tokens;
-    }
-
-    Token peek() {
-      return pos < tokens.size() ? tokens.get(pos) : null;
-    }
-
-    int peekStart() {
-      return pos < tokens.size() ? tokens.get(pos).start() : sql.length();
-    }
-
-    Token next() {
-      Token t = tokens.get(pos++);
-      if (t.kind() == Kind.PARAM) {
-        params++;
-      }
-      return t;
-    }
-
-    boolean atEnd() {
-      return pos >= tokens.size();
-    }
-
-    boolean accept(char symbol) {
-      if (!atEnd() && peek().is(symbol)) {
-        next();
-        return true;
-      }
-      return false;
-    }
-
-    boolean acceptWord(String keyword) {
-      if (!atEnd() && peek().is(keyword)) {
-        next();
-        return true;
-      }
-      return false;
-    }
-
-    /** {@code *}, {@code name[.name][.*]} with an optional {@code [AS] alias}. */
-    boolean selectItem() {
-      if (accept('*')) {
-        return true;
-      }
-      if (atEnd() || !peek().isIdentifier() || peek().is("FROM") || peek().is("DISTINCT")) {
-        return false;
-      }
-      next();
-      while (accept('.')) {
-        if (accept('*')) {
-          return true;
-        }
-        if (atEnd() || !peek().isIdentifier()) {
-          return false;
-        }
-        next();
-      }
-      if (acceptWord("AS")) {
-        if (atEnd() || !peek().isIdentifier()) {
-          return false;
-        }
-        next();
-      } else if (!atEnd() && peek().isIdentifier() && !peek().is("FROM")) {
-        next();
-      }
-      return true;
-    }
-
-    /** {@code [schema.]table} naming a recorded table; null otherwise. */
-    RecordedTable table() {
-      if (atEnd() || !peek().isIdentifier()) {
-        return null;
-      }
-      Token name = next();
-      if (accept('.')) {
-        if (atEnd() || !peek().isIdentifier()) {
-          return null;
-        }
-        name = next();
-      }
-      return tables.get(name.text().toLowerCase(Locale.ROOT));
-    }
-
-    /** An optional {@code [AS] alias} before {@code keyword}; null if none. */
-    String alias(String keyword) {
-      boolean as = acceptWord("AS");
-      if (!atEnd() && peek().isIdentifier() && (as || !peek().is(keyword))) {
-        return next().text();
-      }
-      return null;
-    }
-
-    /** {@code [qualifier.]column}, the qualifier being the table or its alias; null otherwise. */
-    Token qualifiedColumn(String alias, RecordedTable table) {
-      if (atEnd() || !peek().isIdentifier()) {
-        return null;
-      }
-      Token first = next();
-      if (!accept('.')) {
-        return first;
-      }
-      boolean ours = first.text().equalsIgnoreCase(table.table()) || first.text().equalsIgnoreCase(alias);
-      if (!ours || atEnd() || !peek().isIdentifier()) {
-        return null;
-      }
-      return next();
-    }
-
-    /** {@code WHERE [qualifier.]key = value}; null otherwise. */
-    SqlShape.Key whereKey(RecordedTable table, String alias) {
-      if (!acceptWord("WHERE")) {
-        return null;
-      }
-      Token column = qualifiedColumn(alias, table);
-      if (column == null || !isKey(table, column) || !accept('=')) {
-        return null;
-      }
-      return keyValue();
-    }
-
-    /** {@code ?}, a number (optionally negative) or a string literal without backslashes; null otherwise. */
-    SqlShape.Key keyValue() {
-      if (atEnd()) {
-        return null;
-      }
-      boolean negative = accept('-');
-      Token v = atEnd() ? null : next();
-      if (v == null) {
-        return null;
-      }
-      if (v.kind() == Kind.PARAM && !negative) {
-        return new SqlShape.Key(params, null);
-      }
-      if (v.kind() == Kind.NUMBER) {
-        try {
-          return new SqlShape.Key(0, RecordedTable.keyText(new BigDecimal((negative ? "-" : "") + v.text())));
-        } catch (NumberFormatException e) {
-          return null;
-        }
-      }
-      if (v.kind() == Kind.STRING && !negative && v.text().indexOf('\\') < 0) {
-        return new SqlShape.Key(0, v.text());
-      }
-      return null;
-    }
-
-    /**
-     * Skips one expression: tokens up to the next ',' or ')' or WHERE at parenthesis depth 0.
-     *
-     * @return whether it was not empty and parentheses balanced
-     */
-    boolean skipExpression() {
-      int depth = 0;
-      int start = pos;
-      while (!atEnd()) {
-        Token t = peek();
-        if (depth == 0 && (t.is(',') || t.is(')') || t.is("WHERE"))) {
-          break;
-        }
-        if (t.is('(')) {
-          depth++;
-        } else if (t.is(')')) {
-          depth--;
-        }
-        next();
-      }
-      return depth == 0 && pos > start;
-    }
   }
 }

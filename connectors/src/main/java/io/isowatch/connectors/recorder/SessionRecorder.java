@@ -17,8 +17,11 @@ import java.util.function.LongSupplier;
  *
  * <p>Obtained from {@link TransactionRecorder#begin}. Meant for one thread at a time, like the
  * database connection it mirrors; its methods are synchronized so that handing it between threads
- * (a connection pool) is safe. Values are the application's register values or version tokens,
- * unique per key. Keys and values are recorded through the recorder's {@link Privacy}: as keyed
+ * (a connection pool) is safe. Two vocabularies, one per key: registers ({@link #read}, {@link
+ * #readInitial}, {@link #write}; values are the application's register values or version tokens,
+ * unique per key) and lists ({@link #append}, {@link #readList}; elements unique per key, Elle's
+ * list-append), whose reads reveal the version order, so that a history of lists decides snapshot
+ * isolation and serializable by Adya's phenomena online. Keys and values are recorded through the recorder's {@link Privacy}: as keyed
  * hashes when it hashes, so the records (and the {@link Transaction} that {@link #commit} returns)
  * hold no plaintext.
  */
@@ -79,6 +82,32 @@ public final class SessionRecorder {
    */
   public synchronized void write(String key, long value) {
     add(OpKind.WRITE, key, value);
+  }
+
+  /**
+   * Records that the transaction appended {@code element} to the list at {@code key}.
+   *
+   * @param element unique for the key across the history
+   * @throws IllegalStateException if no transaction is open
+   */
+  public synchronized void append(String key, long element) {
+    add(OpKind.APPEND, key, element);
+  }
+
+  /**
+   * Records that the transaction read the list at {@code key} and found {@code elements}, oldest
+   * first; an empty list is the key's initial value.
+   *
+   * @param elements the list read, oldest first; copied
+   * @throws IllegalStateException if no transaction is open
+   */
+  public synchronized void readList(String key, List<Long> elements) {
+    requireOpen();
+    List<Long> recorded = new ArrayList<>(elements.size());
+    for (long e : elements) {
+      recorded.add(privacy.value(e));
+    }
+    ops.add(new Operation(OpKind.READ, privacy.key(key), recorded));
   }
 
   /**

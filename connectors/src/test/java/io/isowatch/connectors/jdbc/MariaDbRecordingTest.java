@@ -1,5 +1,7 @@
 package io.isowatch.connectors.jdbc;
 
+import io.isowatch.connectors.probe.Dialect;
+import io.isowatch.connectors.probe.MariaDbDialect;
 import io.isowatch.connectors.testdb.MariaDbServer;
 import io.isowatch.connectors.testdb.PrivateServer;
 import java.sql.SQLException;
@@ -26,5 +28,15 @@ class MariaDbRecordingTest extends RecordingDataSourceContract {
   @Override
   String serializationFailure() {
     return "40001";
+  }
+
+  @Override
+  Dialect dialect() {
+    return new MariaDbDialect();
+  }
+
+  @Override
+  String writeConflict() {
+    return "HY000";
   }
 }

@@ -1,5 +1,7 @@
 package io.isowatch.connectors.jdbc;
 
+import io.isowatch.connectors.probe.Dialect;
+import io.isowatch.connectors.probe.PostgresDialect;
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;
 import javax.sql.DataSource;
@@ -22,6 +24,16 @@ class PostgresRecordingTest extends RecordingDataSourceContract {
 
   @Override
   String serializationFailure() {
+    return "40001";
+  }
+
+  @Override
+  Dialect dialect() {
+    return new PostgresDialect();
+  }
+
+  @Override
+  String writeConflict() {
     return "40001";
   }
 }

@@ -9,6 +9,7 @@ import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.checker.witness.Violation;
 import io.isowatch.connectors.privacy.KeyedHash;
+import io.isowatch.connectors.probe.Dialect;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
@@ -35,6 +36,74 @@ abstract class RecordingDataSourceContract {
 
   /** @return the SQLSTATE with which the database aborts one transaction of the write skew at SERIALIZABLE */
   abstract String serializationFailure();
+
+  /** @return the probe's dialect for the database, whose list-append statements the tests issue */
+  abstract Dialect dialect();
+
+  /**
+   * @return the SQLSTATE with which the database refuses, at REPEATABLE READ, an append to a list
+   *     changed since the transaction's snapshot
+   */
+  abstract String writeConflict();
+
+  @Test
+  void listWriteSkewAtRepeatableReadIsRecordedAsAppendsAndTheCheckerFindsG2Item() throws Exception {
+    ListAppendSkew skew = new ListAppendSkew(realDataSource(), dialect(), "lists_rr");
+    skew.setUp();
+
+    assertThat(skew.run(Connection.TRANSACTION_REPEATABLE_READ, 1, 2)).containsExactly(null, null);
+    skew.readBoth(Connection.TRANSACTION_REPEATABLE_READ);
+
+    String k1 = HASH.key("lists_rr/1");
+    String k2 = HASH.key("lists_rr/2");
+    List<Transaction> txns = skew.recorded;
+    assertThat(txns).hasSize(3).allMatch(t -> t.getStatus() == TxnStatus.COMMITTED);
+    Operation emptyAt1 = new Operation(OpKind.READ, k1, List.of());
+    Operation emptyAt2 = new Operation(OpKind.READ, k2, List.of());
+    assertThat(txns.subList(0, 2)).extracting(Transaction::getOps).containsExactlyInAnyOrder(
+        List.of(emptyAt1, emptyAt2, new Operation(OpKind.APPEND, k1, HASH.value(10))),
+        List.of(emptyAt1, emptyAt2, new Operation(OpKind.APPEND, k2, HASH.value(20))));
+    assertThat(txns.get(2).getOps()).containsExactly(
+        new Operation(OpKind.READ, k1, List.of(HASH.value(10))), new Operation(OpKind.READ, k2, List.of(HASH.value(20))));
+
+    CheckResult serializable = Checkers.adya(Level.SERIALIZABLE, true).check(skew.history.history());
+    assertThat(serializable.verdict()).isEqualTo(Verdict.VIOLATED);
+    assertThat(serializable.violations()).extracting(Violation::anomaly).containsExactly(Anomaly.G2_ITEM);
+    CheckResult snapshot = Checkers.adya(Level.SNAPSHOT_ISOLATION, true).check(skew.history.history());
+    assertThat(snapshot.verdict()).isEqualTo(Verdict.CONSISTENT);
+    assertThat(snapshot.violations()).isEmpty();
+    assertThat(skew.registry.find(RecordingDataSource.UNRECORDED).counters()).isEmpty();
+  }
+
+  @Test
+  void listLostUpdateAtRepeatableReadIsRefusedAndTheCheckerFindsNothing() throws Exception {
+    ListAppendSkew skew = new ListAppendSkew(realDataSource(), dialect(), "lists_lost");
+    skew.setUp();
+
+    List<String> outcomes = skew.run(Connection.TRANSACTION_REPEATABLE_READ, 1, 1);
+    assertThat(outcomes).containsExactlyInAnyOrder(null, writeConflict());
+    long winner = HASH.value(outcomes.get(0) == null ? 10 : 20);
+    skew.readBoth(Connection.TRANSACTION_REPEATABLE_READ);
+
+    String k1 = HASH.key("lists_lost/1");
+    String k2 = HASH.key("lists_lost/2");
+    Operation emptyAt1 = new Operation(OpKind.READ, k1, List.of());
+    Operation emptyAt2 = new Operation(OpKind.READ, k2, List.of());
+    List<Transaction> txns = skew.recorded;
+    assertThat(txns).extracting(Transaction::getStatus)
+        .containsExactly(TxnStatus.COMMITTED, TxnStatus.ABORTED, TxnStatus.COMMITTED);
+    assertThat(txns).extracting(Transaction::getOps).containsExactly(
+        List.of(emptyAt1, emptyAt2, new Operation(OpKind.APPEND, k1, winner)),
+        List.of(emptyAt1, emptyAt2),
+        List.of(new Operation(OpKind.READ, k1, List.of(winner)), emptyAt2));
+
+    for (Level level : List.of(Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE)) {
+      CheckResult result = Checkers.adya(level, true).check(skew.history.history());
+      assertThat(result.violations()).as(level.name()).isEmpty();
+      assertThat(result.verdict()).as(level.name()).isEqualTo(Verdict.CONSISTENT);
+    }
+    assertThat(skew.registry.find(RecordingDataSource.UNRECORDED).counters()).isEmpty();
+  }
 
   @Test
   void repeatableReadLetsTheWriteSkewThroughAndTheCheckerFindsG2Item() throws Exception {

@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class SqlShapesTest {
   private static final RecordedTable DOCTORS = new RecordedTable("doctors", "id", "isowatch_version");
-  private static final SqlShapes SHAPES = new SqlShapes(Map.of("doctors", DOCTORS));
+  private static final RecordedTable LISTS = RecordedTable.list("lists", "k", "v");
+  private static final SqlShapes SHAPES = new SqlShapes(Map.of("doctors", DOCTORS, "lists", LISTS));
 
   @Test
   void selectsByKeyGetTheVersionColumnAppended() {
@@ -88,5 +89,44 @@ class SqlShapesTest {
   void statementsNotMentioningRecordedTablesAreOutside() {
     assertThat(SHAPES.parse("UPDATE nurses SET on_call = false WHERE id = ?")).isSameAs(SqlShape.OUTSIDE);
     assertThat(SHAPES.parse("SELECT 'doctors' FROM dual")).isSameAs(SqlShape.OUTSIDE);
+  }
+
+  @Test
+  void theProbesAppendsToAListTableAreAppendsRunUnchanged() {
+    assertThat(SHAPES.parse("UPDATE lists SET v = v || ',' || ? WHERE k = ?"))
+        .isEqualTo(new SqlShape.Append(LISTS, new SqlShape.Key(2, null), new SqlShape.Key(1, null)));
+    assertThat(SHAPES.parse("UPDATE lists SET v = CONCAT(v, ',', ?) WHERE k = ?"))
+        .isEqualTo(new SqlShape.Append(LISTS, new SqlShape.Key(2, null), new SqlShape.Key(1, null)));
+    assertThat(SHAPES.parse("update public.lists l set touched = now(), l.v = concat(l.v, ',', 17) where l.k = 'a';"))
+        .isEqualTo(new SqlShape.Append(LISTS, new SqlShape.Key(0, "a"), new SqlShape.Key(0, "17")));
+    assertThat(SHAPES.parse("INSERT INTO lists (k, v) VALUES (?, ?)"))
+        .isEqualTo(new SqlShape.Append(LISTS, new SqlShape.Key(1, null), new SqlShape.Key(2, null)));
+    assertThat(SHAPES.parse("INSERT INTO lists (v, note, k) VALUES ('3,5', lower(?), 9)"))
+        .isEqualTo(new SqlShape.Append(LISTS, new SqlShape.Key(0, "9"), new SqlShape.Key(0, "3,5")));
+  }
+
+  @Test
+  void aListTableIsReadWithTheListColumnAppended() {
+    assertThat(SHAPES.parse("SELECT v FROM lists WHERE k = ?"))
+        .isEqualTo(new SqlShape.Read(LISTS, new SqlShape.Key(1, null), "SELECT v , v FROM lists WHERE k = ?"));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '#', quoteCharacter = '"', value = {
+      "UPDATE lists SET v = ? WHERE k = ?#update",
+      "UPDATE lists SET v = v || ? WHERE k = ?#update",
+      "UPDATE lists SET v = v || ';' || ? WHERE k = ?#update",
+      "UPDATE lists SET v = ? || ',' || v WHERE k = ?#update",
+      "UPDATE lists SET v = v || ',' || ? || 'x' WHERE k = ?#update",
+      "UPDATE lists SET v = CONCAT(v, ',', ?, ?) WHERE k = ?#update",
+      "UPDATE lists SET v = v || ',' || ?, v = v || ',' || ? WHERE k = ?#update",
+      "UPDATE lists SET note = ? WHERE k = ?#update",
+      "UPDATE lists SET k = ?, v = v || ',' || ? WHERE k = ?#update",
+      "INSERT INTO lists (k) VALUES (?)#insert",
+      "INSERT INTO lists (k, v) VALUES (?, lower(?))#insert",
+      "INSERT INTO lists (k, v) VALUES (?, ?), (?, ?)#insert",
+  })
+  void otherWritesOfAListTableAreNotUnderstood(String sql, String reason) {
+    assertThat(SHAPES.parse(sql)).isEqualTo(new SqlShape.Unrecorded(LISTS, reason));
   }
 }

@@ -3,11 +3,13 @@ package io.isowatch.connectors.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.isowatch.connectors.privacy.KeyedHash;
 import io.isowatch.connectors.privacy.Privacy;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +47,30 @@ class TransactionRecorderTest {
     assertThat(first).isEqualTo(expectedFirst);
     assertThat(second).isEqualTo(expectedSecond);
     assertThat(recorder.begin("conn-1")).isSameAs(s);
+  }
+
+  @Test
+  void listAppendsAndListReadsAreRecordedAndHashedElementByElement() {
+    CollectingSink sink = new CollectingSink();
+    byte[] secret = "list-secret".getBytes(StandardCharsets.UTF_8);
+    TransactionRecorder recorder = new TransactionRecorder("carts-db", sink, () -> T0, Privacy.hashed(secret));
+    KeyedHash hash = KeyedHash.withSecret(secret);
+
+    SessionRecorder s = recorder.begin("conn-1");
+    s.readList("carts/42", List.of());
+    s.append("carts/42", 3);
+    s.commit();
+    recorder.begin("conn-1").readList("carts/42", List.of(3L, 17L));
+    s.commit();
+
+    String key = hash.key("carts/42");
+    assertThat(sink.received()).extracting(Transaction::getOps).containsExactly(
+        List.of(new Operation(OpKind.READ, key, List.of()), new Operation(OpKind.APPEND, key, hash.value(3))),
+        List.of(new Operation(OpKind.READ, key, List.of(hash.value(3), hash.value(17)))));
+    assertThatThrownBy(() -> s.append("carts/42", 5)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("session conn-1 has no open transaction; call begin first");
+    assertThatThrownBy(() -> s.readList("carts/42", List.of())).isInstanceOf(IllegalStateException.class)
+        .hasMessage("session conn-1 has no open transaction; call begin first");
   }
 
   @Test

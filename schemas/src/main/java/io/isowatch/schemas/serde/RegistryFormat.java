@@ -68,7 +68,11 @@ public final class RegistryFormat implements WireFormat {
    * retries) or exits.
    */
   public static final class RegistryFailureException extends IllegalStateException {
-    RegistryFailureException(String message, Throwable cause) {
+    /**
+     * @param message what could not be done, naming the registry
+     * @param cause the client's error
+     */
+    public RegistryFailureException(String message, Throwable cause) {
       super(message, cause);
     }
   }
@@ -78,11 +82,28 @@ public final class RegistryFormat implements WireFormat {
    * @throws IllegalArgumentException if {@value #URL} is missing or not an http(s) URL
    */
   public RegistryFormat(Map<?, ?> settings) {
+    Map<String, Object> config = serdeSettings(settings);
+    this.url = (String) config.get(URL);
+    config.put(AvroKafkaSerdeConfig.USE_SPECIFIC_AVRO_READER, "true");
+    serializer.configure(config, false);
+    deserializer.configure(config, false);
+  }
+
+  /**
+   * The settings of Apicurio's serdes for isowatch's framing (the class comment), without the
+   * reader: this class adds the specific-record reader; a reader of other producers' records (such
+   * as Debezium's envelopes, {@link io.isowatch.schemas.debezium.AvroEnvelopes}) leaves Avro's
+   * generic one.
+   *
+   * @param settings {@value #URL} and other {@code apicurio.*} settings; others are ignored
+   * @return a new mutable map of the serdes' settings, {@value #URL} set to {@link #apiUrl}
+   * @throws IllegalArgumentException if {@value #URL} is missing or not an http(s) URL
+   */
+  public static Map<String, Object> serdeSettings(Map<?, ?> settings) {
     Object given = settings.get(URL);
     if (given == null || given.toString().isBlank()) {
       throw new IllegalArgumentException(URL + " is not set");
     }
-    this.url = apiUrl(given.toString().strip());
     TrustedClasses.install();
     Map<String, Object> config = new HashMap<>();
     config.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, "true");
@@ -92,15 +113,13 @@ public final class RegistryFormat implements WireFormat {
         config.put(k.toString(), v);
       }
     });
-    config.put(URL, url);
+    config.put(URL, apiUrl(given.toString().strip()));
     config.put(SerdeConfig.ENABLE_HEADERS, "false");
     // Apicurio's "as-confluent" shortcut warns when its default id handler was also configured
     config.remove(SerdeConfig.ENABLE_CONFLUENT_ID_HANDLER);
     config.put(SerdeConfig.ID_HANDLER, Legacy4ByteIdHandler.class.getName());
     config.put(SerdeConfig.USE_ID, "contentId");
-    config.put(AvroKafkaSerdeConfig.USE_SPECIFIC_AVRO_READER, "true");
-    serializer.configure(config, false);
-    deserializer.configure(config, false);
+    return config;
   }
 
   /**

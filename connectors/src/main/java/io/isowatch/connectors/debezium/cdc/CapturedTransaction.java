@@ -1,7 +1,7 @@
 package io.isowatch.connectors.debezium.cdc;
 
-import io.isowatch.connectors.debezium.envelope.RowChange;
 import io.isowatch.schemas.Source;
+import io.isowatch.schemas.debezium.RowChange;
 import java.util.List;
 
 /**

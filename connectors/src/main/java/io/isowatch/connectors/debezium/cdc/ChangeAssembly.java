@@ -1,10 +1,10 @@
 package io.isowatch.connectors.debezium.cdc;
 
 import io.isowatch.connectors.debezium.engine.ChangeStream;
-import io.isowatch.connectors.debezium.envelope.Envelope;
-import io.isowatch.connectors.debezium.envelope.EnvelopeException;
-import io.isowatch.connectors.debezium.envelope.JsonEnvelopes;
 import io.isowatch.connectors.debezium.envelope.Rejects;
+import io.isowatch.schemas.debezium.Envelope;
+import io.isowatch.schemas.debezium.EnvelopeException;
+import io.isowatch.schemas.debezium.JsonEnvelopes;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;

@@ -1,12 +1,12 @@
 package io.isowatch.connectors.debezium.cdc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.isowatch.connectors.debezium.envelope.RowChange;
 import io.isowatch.connectors.probe.ListValues;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.debezium.RowChange;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

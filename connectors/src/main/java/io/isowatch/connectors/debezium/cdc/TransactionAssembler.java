@@ -1,8 +1,8 @@
 package io.isowatch.connectors.debezium.cdc;
 
-import io.isowatch.connectors.debezium.envelope.Envelope;
-import io.isowatch.connectors.debezium.envelope.RowChange;
-import io.isowatch.connectors.debezium.envelope.TxBoundary;
+import io.isowatch.schemas.debezium.Envelope;
+import io.isowatch.schemas.debezium.RowChange;
+import io.isowatch.schemas.debezium.TxBoundary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,19 +1,12 @@
 package io.isowatch.connectors.debezium.outbox;
 
 import io.isowatch.connectors.debezium.engine.ChangeStream;
-import io.isowatch.connectors.debezium.envelope.Envelope;
-import io.isowatch.connectors.debezium.envelope.EnvelopeException;
-import io.isowatch.connectors.debezium.envelope.JsonEnvelopes;
 import io.isowatch.connectors.debezium.envelope.Rejects;
-import io.isowatch.connectors.debezium.envelope.RowChange;
 import io.isowatch.connectors.recorder.TransactionSink;
-import io.isowatch.schemas.Source;
 import io.isowatch.schemas.Transaction;
-import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.debezium.OutboxRows;
 import java.io.Flushable;
 import java.io.IOException;
-import java.util.Base64;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * <p>Delivery follows the log: committed transactions only, in commit order, each once (a crash of
  * the relay between delivery and offset flush may deliver the last batch again; see {@link
  * ChangeStream}). A {@link Flushable} sink is flushed at the end of each batch, before its offsets
- * are stored, so an asynchronous sink cannot lose a record whose offset was stored. Each delivered record gets {@code source} = the database's xid and the change's LSN.
- * Deletes and updates of outbox rows (pruning) and transaction metadata are ignored. A row whose
+ * are stored, so an asynchronous sink cannot lose a record whose offset was stored. Rows are read by
+ * {@link OutboxRows} (shared with the monitor's Debezium input): each delivered record gets {@code
+ * source} = the database's xid and the change's LSN; deletes and updates of outbox rows (pruning),
+ * snapshot reads and transaction metadata are skipped. A row whose
  * record cannot be read is never dropped silently: it goes to the {@link Rejects} callback, is
  * counted ({@link #rejected()}) and logged.
  */
@@ -50,39 +45,12 @@ public final class OutboxRelay implements ChangeStream.Handler {
 
   @Override
   public void handle(String destination, String key, String value) {
-    Optional<Envelope> parsed;
-    try {
-      parsed = JsonEnvelopes.parse(value);
-    } catch (EnvelopeException e) {
-      reject("bad-envelope: " + e.getMessage(), value);
-      return;
+    OutboxRows.Row row = OutboxRows.read(value);
+    if (row instanceof OutboxRows.Bad bad) {
+      reject(bad.reasonClass() + ": " + bad.detail(), value);
+    } else if (row instanceof OutboxRows.Published published) {
+      sink.accept(published.transaction());
     }
-    if (parsed.isEmpty() || !(parsed.get() instanceof RowChange row) || !"c".equals(row.op())
-        || !row.table().endsWith("." + OutboxSink.TABLE)) {
-      return;
-    }
-    if (row.after() == null || !row.after().hasNonNull("record")) {
-      reject("bad-row: outbox insert without a record column", value);
-      return;
-    }
-    byte[] bytes;
-    try {
-      bytes = Base64.getDecoder().decode(row.after().get("record").asText());
-    } catch (IllegalArgumentException e) {
-      reject("bad-row: record is not base64: " + e.getMessage(), value);
-      return;
-    }
-    RecordCodec.Decoded d = RecordCodec.decode(bytes);
-    if (d.error() != null) {
-      reject(d.reasonClass() + ": " + d.error(), value);
-      return;
-    }
-    if (!(d.record() instanceof Transaction txn)) {
-      reject("bad-row: record is a " + d.record().getSchema().getName() + ", not a Transaction", value);
-      return;
-    }
-    txn.setSource(new Source(row.txn(), row.lsn(), null));
-    sink.accept(txn);
   }
 
   /**

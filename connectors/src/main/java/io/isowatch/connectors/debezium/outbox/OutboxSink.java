@@ -3,6 +3,7 @@ package io.isowatch.connectors.debezium.outbox;
 import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.debezium.OutboxRows;
 import io.isowatch.schemas.serde.RecordCodec;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -29,7 +30,7 @@ import java.util.function.Function;
  */
 public final class OutboxSink implements TransactionSink {
   /** The outbox table's name. */
-  public static final String TABLE = "isowatch_outbox";
+  public static final String TABLE = OutboxRows.TABLE;
 
   /** DDL creating the outbox table if absent (PostgreSQL). */
   public static final String CREATE_TABLE_SQL = "CREATE TABLE IF NOT EXISTS " + TABLE

@@ -5,11 +5,16 @@ import io.isowatch.schemas.EventTimes;
 import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
+import io.isowatch.schemas.debezium.AvroEnvelopes;
+import io.isowatch.schemas.debezium.OutboxRows;
 import io.isowatch.schemas.serde.RecordCodec;
+import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.schemas.serde.WireFormat;
+import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.config.MonitorConfig.Limits;
 import io.isowatch.stream.metrics.MonitorMetrics;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
@@ -35,6 +40,15 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * the same output. Timers fire at the first punctuation at or after their due time. A forwarded
  * transaction's record timestamp is its end time in ms (0 if before the epoch), the clock of the
  * checker stage; a dead letter's is the input record's, or the punctuation's.
+ *
+ * <p>With {@link EventsInput#DEBEZIUM_OUTBOX} each record is a Debezium change event of the
+ * recorder's outbox table, read by {@link OutboxRows} (JSON, or Avro through the registry by {@link
+ * AvroEnvelopes} when the application's properties name one): an insert's transaction is taken as a whole
+ * {@code Transaction} record, keyed {@code historyId/sessionId}; tombstones, deletes, updates,
+ * snapshot reads, transaction metadata and other tables are counted by {@link
+ * MonitorMetrics#debeziumSkipped}; an event that is not an envelope or whose row holds no readable
+ * record is a dead letter ({@code bad-envelope}, {@code bad-row}, or the record's own decoding
+ * classes below).
  *
  * <p>Rules, with the dead-letter reason classes:
  * <ul>
@@ -112,6 +126,12 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   private final MonitorMetrics metrics;
   /** How the events topic is framed: single-object, or a registry's when the application's properties name one. */
   private WireFormat format = WireFormat.singleObject();
+  /**
+   * With {@link EventsInput#DEBEZIUM_OUTBOX} and a registry in the application's properties: the
+   * reader of Avro change events (those starting with byte 0); null otherwise, and JSON events are
+   * read either way.
+   */
+  private AvroEnvelopes avroEnvelopes;
   private DeadLetters deadLetters;
   private TransactionIntake intake;
   private PartitionWatermarks watermarks;
@@ -155,6 +175,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     KeyValueStore<String, byte[]> assembled = context.getStateStore(AssemblerStores.ASSEMBLED);
     KeyValueStore<String, byte[]> deadlines = context.getStateStore(AssemblerStores.DEADLINES);
     format = WireFormat.of(context.appConfigs());
+    if (config.input() == EventsInput.DEBEZIUM_OUTBOX && context.appConfigs().get(RegistryFormat.URL) != null) {
+      avroEnvelopes = new AvroEnvelopes(context.appConfigs());
+    }
     WholeRetention wholes = new WholeRetention(deadlines);
     wholes.load();
     Timers timers = new Timers(deadlines);
@@ -171,6 +194,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   @Override
   public void close() {
     format.close();
+    if (avroEnvelopes != null) {
+      avroEnvelopes.close();
+    }
   }
 
   @Override
@@ -179,6 +205,10 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     Rejection bad = InputCheck.size(record.value(), config.limits());
     if (bad != null) {
       deadLetters.send(record.key(), record.value(), bad, record.timestamp());
+      return;
+    }
+    if (config.input() == EventsInput.DEBEZIUM_OUTBOX) {
+      outboxRow(record);
       return;
     }
     RecordCodec.Decoded decoded = format.decode(config.eventsTopic(), record.value());
@@ -197,6 +227,36 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     } else {
       bad = new Rejection("wrong-type", "a " + decoded.record().getSchema().getName()
           + " record on the events topic, which carries TxnEvent and Transaction records");
+    }
+    if (bad != null) {
+      deadLetters.send(record.key(), record.value(), bad, record.timestamp());
+    }
+  }
+
+  /**
+   * One change event of a Debezium topic of the outbox table: its transaction goes in as a whole
+   * {@code Transaction} record would, keyed {@code historyId/sessionId} and single-object encoded
+   * (so a change event Debezium delivers twice is a held duplicate); what carries none is counted
+   * by {@link MonitorMetrics#debeziumSkipped}; a bad one is a dead letter with the raw event.
+   */
+  private void outboxRow(Record<String, byte[]> record) {
+    byte[] v = record.value();
+    OutboxRows.Row row = avroEnvelopes != null && v != null && v.length > 0 && v[0] == 0
+        ? avroEnvelopes.outboxRow(config.eventsTopic(), v)
+        : OutboxRows.read(v == null ? null : new String(v, StandardCharsets.UTF_8));
+    Rejection bad;
+    if (row instanceof OutboxRows.Skipped skipped) {
+      metrics.debeziumSkipped(skipped.reason());
+      return;
+    } else if (row instanceof OutboxRows.Bad b) {
+      bad = new Rejection(b.reasonClass(), b.detail());
+    } else {
+      Transaction t = ((OutboxRows.Published) row).transaction();
+      bad = intake.transaction(
+          record.withKey(t.getHistoryId() + "/" + t.getSessionId()).withValue(RecordCodec.encode(t)), t);
+      if (bad == null) {
+        watermarks.accepted(t.getHistoryId(), EventTimes.micros(t.getEndTime()));
+      }
     }
     if (bad != null) {
       deadLetters.send(record.key(), record.value(), bad, record.timestamp());

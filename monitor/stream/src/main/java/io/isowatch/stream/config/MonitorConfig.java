@@ -33,6 +33,7 @@ import java.util.Objects;
  * @param limits the input limits the session assembler enforces with a dead-letter reason
  * @param sources how the checker stage learns the progress of the events topic's partitions (its
  *     read grace runs on their low watermark)
+ * @param input what the events topic carries (default {@link EventsInput#AVRO})
  */
 public record MonitorConfig(
     String eventsTopic,
@@ -47,7 +48,8 @@ public record MonitorConfig(
     Duration openTimeout,
     Duration duplicateRetention,
     Limits limits,
-    Sources sources) {
+    Sources sources,
+    EventsInput input) {
 
   /** Default input topic. */
   public static final String EVENTS = "isowatch.events";
@@ -182,7 +184,7 @@ public record MonitorConfig(
       Duration sequenceGrace, Duration openTimeout) {
     this(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory, windowTransactions,
         windowTime, readGrace, sequenceGrace, openTimeout, DUPLICATE_RETENTION, Limits.defaults(),
-        Sources.defaults());
+        Sources.defaults(), EventsInput.AVRO);
   }
 
   /**
@@ -200,6 +202,7 @@ public record MonitorConfig(
     }
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(sources, "sources");
+    Objects.requireNonNull(input, "input");
     for (Duration d : new Duration[] {windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention}) {
       if (d.isNegative()) {
         throw new IllegalArgumentException("durations must not be negative, got " + d);
@@ -226,48 +229,54 @@ public record MonitorConfig(
   /** @return a copy expecting {@code level} of every history not in the per-history map */
   public MonitorConfig withExpectedLevel(Level level) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, level, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
   }
 
   /** @return a copy with the per-history expected levels */
   public MonitorConfig withLevelByHistory(Map<String, Level> levels) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levels,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
   }
 
   /** @return a copy with a window of {@code transactions} transactions and {@code time} */
   public MonitorConfig withWindow(int transactions, Duration time) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
+        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
   }
 
   /** @return a copy with the given grace periods and open-transaction timeout */
   public MonitorConfig withTimeouts(Duration readGrace, Duration sequenceGrace, Duration openTimeout) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
   }
 
   /** @return a copy with other topic names */
   public MonitorConfig withTopics(String events, String violations, String dlq) {
     return new MonitorConfig(events, violations, dlq, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
   }
 
   /** @return a copy remembering emitted transactions for {@code retention} of event time */
   public MonitorConfig withDuplicateRetention(Duration retention) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits, sources);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits, sources, input);
   }
 
   /** @return a copy enforcing {@code limits} */
   public MonitorConfig withLimits(Limits limits) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
   }
 
   /** @return a copy with other watermark sources' settings */
   public MonitorConfig withSources(Sources sources) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+  }
+
+  /** @return a copy reading the events topic as {@code input} */
+  public MonitorConfig withInput(EventsInput input) {
+    return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
   }
 }

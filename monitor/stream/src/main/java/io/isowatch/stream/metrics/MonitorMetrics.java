@@ -109,6 +109,20 @@ public final class MonitorMetrics {
   }
 
   /**
+   * Counts a Debezium change event of the events topic that carries no transaction and is skipped
+   * ({@code monitor --input debezium-outbox}; {@link io.isowatch.schemas.debezium.OutboxRows.Skipped}).
+   *
+   * @param reason {@code tombstone}, {@code delete}, {@code update}, {@code snapshot}, {@code
+   *     truncate}, {@code transaction-metadata} or {@code other-table}: a tag
+   */
+  public void debeziumSkipped(String reason) {
+    Counter.builder("isowatch.debezium.skipped")
+        .description("Debezium change events on the events topic that carry no transaction (pruning, tombstones,"
+            + " transaction metadata, other tables)")
+        .tag("reason", reason).register(registry).increment();
+  }
+
+  /**
    * Counts an input record identical to one the session assembler already holds (same txnId and
    * opIndex, same bytes; or the same whole transaction), which it ignores: producers that retry
    * deliver such copies, and they change nothing.

@@ -20,13 +20,13 @@ class MonitorConfigTest {
   }
 
   @Test
-  void theTenFieldConstructorTakesTheDefaultRetentionLimitsAndSources() {
+  void theTenFieldConstructorTakesTheDefaultRetentionLimitsSourcesAndInput() {
     MonitorConfig c = new MonitorConfig("e", "v", "d", Level.CAUSAL, Map.of(), 10, Duration.ZERO,
         Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3));
 
     assertThat(c).isEqualTo(new MonitorConfig("e", "v", "d", Level.CAUSAL, Map.of(), 10, Duration.ZERO,
         Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(60), Limits.defaults(),
-        MonitorConfig.Sources.defaults()));
+        MonitorConfig.Sources.defaults(), EventsInput.AVRO));
   }
 
   @Test
@@ -37,6 +37,9 @@ class MonitorConfigTest {
     assertThat(c.limits()).isEqualTo(small);
     assertThat(c.duplicateRetention()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.withExpectedLevel(Level.CAUSAL).limits()).isEqualTo(small);
+    assertThat(c.input()).isEqualTo(EventsInput.AVRO);
+    assertThat(c.withInput(EventsInput.DEBEZIUM_OUTBOX).withExpectedLevel(Level.CAUSAL).input())
+        .isEqualTo(EventsInput.DEBEZIUM_OUTBOX);
   }
 
   @Test

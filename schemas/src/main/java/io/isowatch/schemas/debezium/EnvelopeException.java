@@ -1,4 +1,4 @@
-package io.isowatch.connectors.debezium.envelope;
+package io.isowatch.schemas.debezium;
 
 /** A change event that is not a well-formed Debezium envelope; the message names what is wrong. */
 public final class EnvelopeException extends Exception {

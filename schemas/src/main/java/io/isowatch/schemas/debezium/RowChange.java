@@ -1,4 +1,4 @@
-package io.isowatch.connectors.debezium.envelope;
+package io.isowatch.schemas.debezium;
 
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -1,4 +1,4 @@
-package io.isowatch.connectors.debezium.envelope;
+package io.isowatch.schemas.debezium;
 
 /**
  * A record of Debezium's transaction-metadata topic (Debezium connector documentation, "Transaction

@@ -1,4 +1,4 @@
-package io.isowatch.connectors.debezium.envelope;
+package io.isowatch.schemas.debezium;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.isowatch.connectors.debezium.envelope;
+package io.isowatch.schemas.debezium;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,6 +38,16 @@ public final class JsonEnvelopes {
     } catch (JsonProcessingException e) {
       throw new EnvelopeException("not JSON: " + e.getOriginalMessage(), e);
     }
+    return parseTree(root);
+  }
+
+  /**
+   * @param root a change event as a JSON tree (as {@link #parse(String)} reads it, or as {@link
+   *     AvroEnvelopes} converts an Avro one), or null
+   * @return the decoded event; empty for a tombstone
+   * @throws EnvelopeException if it lacks a field the envelope must have (the message names it)
+   */
+  public static Optional<Envelope> parseTree(JsonNode root) throws EnvelopeException {
     if (root == null || root.isNull() || root.isMissingNode()) {
       return Optional.empty();
     }

@@ -1,4 +1,4 @@
-package io.isowatch.connectors.debezium.envelope;
+package io.isowatch.schemas.debezium;
 
 /** A decoded Debezium change event: a {@link RowChange} or a {@link TxBoundary}. */
 public sealed interface Envelope permits RowChange, TxBoundary {}
