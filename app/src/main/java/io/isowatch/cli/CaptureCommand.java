@@ -65,16 +65,17 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Examples:",
-      "  isowatch capture --outbox --jdbc-url jdbc:postgresql://db:5432/app --user isowatch_cdc \\",
-      "      --bootstrap-servers kafka:9092",
-      "  isowatch capture --outbox --jdbc-url jdbc:postgresql://db:5432/app --user isowatch_cdc \\",
-      "      --bootstrap-servers kafka:9092 --offsets /var/lib/isowatch/outbox.offsets --prune-after",
+      "  isowatch capture --outbox --jdbc-url jdbc:postgresql://db:5432/app \\",
+      "      --user isowatch_cdc --bootstrap-servers kafka:9092",
+      "  isowatch capture --outbox --jdbc-url jdbc:postgresql://db:5432/app \\",
+      "      --user isowatch_cdc --bootstrap-servers kafka:9092 --prune-after \\",
+      "      --offsets /var/lib/isowatch/outbox.offsets",
       "  isowatch monitor --bootstrap-servers kafka:9092 --level snapshot-isolation",
       "",
-      "Exit codes: 2 bad usage, or the database, Kafka or the schema registry failed",
-      "            (the message says which and why), 3 internal error; after SIGTERM",
-      "            (143) or Ctrl-C (130) once the last batch is flushed and its position",
-      "            stored."
+      "Exit codes: 2 bad usage, or the database, Kafka or the schema registry",
+      "            failed (the message says which and why), 3 internal error;",
+      "            after SIGTERM or Ctrl-C, the signal's (143, 130) once the last",
+      "            batch is flushed and its position stored."
     })
 final class CaptureCommand implements Callable<Integer> {
   /** The default offsets topic. */
