@@ -47,7 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  * reach the violations topic as G2-item violations, while {@code capture} is killed with SIGKILL
  * between the two commits of a round and restarted: the violations topic then holds exactly one
  * violation per round, with the ids an uninterrupted run gives ({@link ViolationIds}), each once;
- * every published outbox row is pruned; and SIGTERM stops {@code capture} cleanly.
+ * every published outbox row is pruned; and SIGTERM stops {@code capture} cleanly. The monitor
+ * starts after the restart (it reads the events topic from its start), so that only one child JVM
+ * starts at a time.
  */
 @ExtendWith(KafkaBroker.class)
 @Timeout(300)
