@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code isowatch}, the command line (picocli): the subcommands {@code check}, {@code monitor},
- * {@code replay}, {@code demo}, {@code museum}, {@code probe} and {@code broker}.
+ * {@code replay}, {@code demo}, {@code museum}, {@code probe}, {@code capture} and {@code broker}.
  * This class only wires: {@link #commandLine} builds the parser with the project's exit codes, and
  * {@link #main} runs it on the process's streams.
  */
@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
     exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
     versionProvider = IsowatchCli.Version.class,
     subcommands = {CheckCommand.class, MonitorCommand.class, ReplayCommand.class, DemoCommand.class,
-      MuseumCommand.class, ProbeCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class},
+      MuseumCommand.class, ProbeCommand.class, CaptureCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     description = {
       "Checks whether a database gives the isolation level it advertises: reads a transaction"
@@ -55,7 +55,7 @@ public final class IsowatchCli implements Runnable {
   /** Without a subcommand there is nothing to do: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay, demo, museum, probe or broker");
+    throw new ParameterException(spec.commandLine(), "Missing command: use check, monitor, replay, demo, museum, probe, capture or broker");
   }
 
   /**

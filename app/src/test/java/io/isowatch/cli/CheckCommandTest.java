@@ -353,7 +353,7 @@ class CheckCommandTest {
     CliRun none = CliRun.of();
     assertThat(none.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(none.err().lines().toList()).containsExactly(
-        "Missing command: use check, monitor, replay, demo, museum, probe or broker", "'isowatch --help' lists the options.");
+        "Missing command: use check, monitor, replay, demo, museum, probe, capture or broker", "'isowatch --help' lists the options.");
   }
 
   /**

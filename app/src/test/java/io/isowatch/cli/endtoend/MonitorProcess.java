@@ -94,6 +94,15 @@ final class MonitorProcess {
         .sum();
   }
 
+  /**
+   * @return whether the child has started its Kafka Streams application (its startup line, with the
+   *     metrics address, is in the log)
+   * @throws IOException if the log cannot be read
+   */
+  boolean started() throws IOException {
+    return METRICS_URL.matcher(Files.readString(log, StandardCharsets.UTF_8)).find();
+  }
+
   /** @return whether the child still runs (it exits on its own only when Kafka Streams fails) */
   boolean alive() {
     return process.isAlive();

@@ -10,15 +10,8 @@ import io.isowatch.connectors.debezium.engine.ChangeStream;
 import io.isowatch.connectors.debezium.outbox.OutboxRelay;
 import io.isowatch.connectors.debezium.outbox.OutboxSink;
 import io.isowatch.connectors.kafka.KafkaTransactionSink;
-import io.isowatch.connectors.probe.Dialect;
-import io.isowatch.connectors.probe.ListValues;
-import io.isowatch.connectors.probe.PostgresDialect;
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;
-import io.isowatch.schemas.OpKind;
-import io.isowatch.schemas.Operation;
-import io.isowatch.schemas.Transaction;
-import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.WitnessEdge;
 import io.isowatch.stream.app.MonitorApp;
@@ -29,11 +22,7 @@ import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -52,11 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * REPEATABLE READ, each record written with {@link OutboxSink} into the database inside the
  * transaction it describes, captured by the embedded Debezium engine ({@link OutboxRelay}),
  * published to the events topic of a real broker, and checked by the monitor expecting
- * serializable, which reports each write skew as a G2-item violation.
- *
- * <p>The records are built here rather than with the {@code TransactionRecorder}, whose API records
- * register reads and writes only, and the monitor decides snapshot isolation and serializable only
- * for histories with list-append operations ({@code WindowChecker}).
+ * serializable, which reports each write skew as a G2-item violation ({@link WriteSkewRound}).
  */
 @ExtendWith(KafkaBroker.class)
 @Timeout(300)
@@ -69,12 +54,9 @@ class OutboxEndToEndTest {
 
   @BeforeAll
   static void start() throws Exception {
-    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
+    try (Connection c = POSTGRES.get().connect()) {
       OutboxSink.createTable(c);
-      s.execute(new PostgresDialect().createListTableSql());
-      for (int r = 0; r < ROUNDS; r++) {
-        s.execute("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('x" + r + "', ''), ('y" + r + "', '')");
-      }
+      WriteSkewRound.createKeys(c, ROUNDS);
     }
   }
 
@@ -103,21 +85,9 @@ class OutboxEndToEndTest {
       }
       OutboxSink outbox = new OutboxSink(Map.of("s1", c1, "s2", c2)::get);
       for (int r = 0; r < ROUNDS; r++) {
-        String x = "x" + r;
-        String y = "y" + r;
-        List<Operation> ops1 = new ArrayList<>();
-        List<Operation> ops2 = new ArrayList<>();
-        Instant begin = Instant.now();
-        ops1.add(read(c1, x));
-        ops1.add(read(c1, y));
-        ops2.add(read(c2, x));
-        ops2.add(read(c2, y));
-        ops1.add(append(c1, x, 10L * r + 1));
-        ops2.add(append(c2, y, 10L * r + 2));
-        outbox.accept(committed("s1", r, ops1, begin));
-        c1.commit();
-        outbox.accept(committed("s2", r, ops2, begin));
-        c2.commit(); // both commit: snapshot isolation allows write skew
+        WriteSkewRound round = new WriteSkewRound(c1, c2, outbox, r).run();
+        round.commitFirst();
+        round.commitSecond(); // both commit: snapshot isolation allows write skew
       }
       await().atMost(Duration.ofSeconds(120)).until(() -> violations(config).size() >= ROUNDS);
     }
@@ -125,32 +95,6 @@ class OutboxEndToEndTest {
     List<String> found = violations(config).stream().map(OutboxEndToEndTest::describe).sorted().toList();
     assertThat(found).containsExactly(
         "G2-item [e2e/s1/0, e2e/s2/0]", "G2-item [e2e/s1/1, e2e/s2/1]", "G2-item [e2e/s1/2, e2e/s2/2]");
-  }
-
-  /** Reads a list in the open transaction. */
-  private static Operation read(Connection c, String key) throws Exception {
-    try (PreparedStatement read = c.prepareStatement(new PostgresDialect().readSql(Dialect.LIST_TABLE))) {
-      read.setString(1, key);
-      try (ResultSet rs = read.executeQuery()) {
-        assertThat(rs.next()).isTrue();
-        return new Operation(OpKind.READ, key, ListValues.parse(rs.getString(1)));
-      }
-    }
-  }
-
-  /** Appends to a list in the open transaction. */
-  private static Operation append(Connection c, String key, long element) throws Exception {
-    try (PreparedStatement append = c.prepareStatement(new PostgresDialect().appendSql())) {
-      append.setString(1, Long.toString(element));
-      append.setString(2, key);
-      assertThat(append.executeUpdate()).isEqualTo(1);
-    }
-    return new Operation(OpKind.APPEND, key, element);
-  }
-
-  private static Transaction committed(String session, int seq, List<Operation> ops, Instant begin) {
-    return new Transaction("e2e", session, "e2e/" + session + "/" + seq, (long) seq, TxnStatus.COMMITTED,
-        ops, begin, Instant.now(), null);
   }
 
   private static List<Violation> violations(MonitorConfig config) {

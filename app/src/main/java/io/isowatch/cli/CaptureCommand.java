@@ -1,0 +1,319 @@
+package io.isowatch.cli;
+
+import io.isowatch.connectors.debezium.engine.CaptureConfig;
+import io.isowatch.connectors.debezium.engine.ChangeStream;
+import io.isowatch.connectors.debezium.outbox.OutboxSink;
+import io.isowatch.connectors.kafka.KafkaTransactionSink;
+import io.isowatch.schemas.Transaction;
+import io.isowatch.schemas.serde.RegistryFormat;
+import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.KafkaException;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code isowatch capture}: runs Debezium's embedded PostgreSQL connector ({@link ChangeStream},
+ * {@code pgoutput}) on the recorder's outbox table and publishes each committed transaction's record
+ * to the events topic ({@link OutboxPublisher}), until SIGTERM or Ctrl-C.
+ */
+@Command(
+    name = "capture",
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
+    exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
+    versionProvider = IsowatchCli.Version.class,
+    sortOptions = false,
+    header = "Capture a PostgreSQL database's transaction records with Debezium and publish them to Kafka.",
+    description = {
+      "--outbox: reads the recorder's outbox table (" + OutboxSink.TABLE + ", written by the application's"
+          + " OutboxSink inside each transaction it records) from PostgreSQL's write-ahead log with"
+          + " Debezium's embedded PostgreSQL connector (pgoutput, a replication slot and a publication"
+          + " named --name, created if absent), and publishes each committed record, in commit order,"
+          + " to the events topic for 'isowatch monitor'. Rows of rolled-back transactions never"
+          + " reach the log, so only what the database committed is published.",
+      "",
+      "The position in the log is stored after each batch's records were acknowledged by the"
+          + " brokers, in a compacted Kafka topic (--offsets-topic) or a file (--offsets): a restart,"
+          + " even after a crash, resumes there and loses nothing; a crash may publish the last batch"
+          + " again, which the monitor recognises as duplicates. Runs until SIGTERM or Ctrl-C, then"
+          + " flushes and stores its position. Counts go to standard error every 10 s and at the end.",
+      "",
+      "The server needs wal_level=logical; the user needs the REPLICATION attribute (or superuser)"
+          + " and the right to create the publication (owner of the table), see docs/connectors.md.",
+      ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  isowatch capture --outbox --jdbc-url jdbc:postgresql://db:5432/app \\",
+      "      --user isowatch_cdc --bootstrap-servers kafka:9092",
+      "  isowatch capture --outbox --jdbc-url jdbc:postgresql://db:5432/app \\",
+      "      --user isowatch_cdc --bootstrap-servers kafka:9092 --prune-after \\",
+      "      --offsets /var/lib/isowatch/outbox.offsets",
+      "  isowatch monitor --bootstrap-servers kafka:9092 --level snapshot-isolation",
+      "",
+      "Exit codes: 2 bad usage, or the database, Kafka or the schema registry",
+      "            failed (the message says which and why), 3 internal error;",
+      "            after SIGTERM or Ctrl-C, the signal's (143, 130) once the last",
+      "            batch is flushed and its position stored."
+    })
+final class CaptureCommand implements Callable<Integer> {
+  /** The default offsets topic. */
+  static final String OFFSETS_TOPIC = "isowatch.capture-offsets";
+  /** How often counts are printed while capturing, in seconds. */
+  private static final long REPORT_SECONDS = 10;
+
+  @Spec private CommandSpec spec;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  private Mode mode;
+
+  static final class Mode {
+    @Option(names = "--outbox", required = true,
+        description = "Publish the records of the recorder's outbox table (public." + OutboxSink.TABLE + ").")
+    boolean outbox;
+  }
+
+  @Option(names = "--jdbc-url", required = true, paramLabel = "URL",
+      description = "The PostgreSQL database, e.g. jdbc:postgresql://localhost:5432/app.")
+  private String jdbcUrl;
+
+  @Option(names = "--user", paramLabel = "U", description = "Database user (or in the URL); needs REPLICATION.")
+  private String user;
+
+  @Option(names = "--password", paramLabel = "P", defaultValue = "${env:ISOWATCH_DB_PASSWORD}",
+      description = "Database password (default: environment variable ISOWATCH_DB_PASSWORD).")
+  private String password;
+
+  @Option(names = "--name", paramLabel = "NAME", defaultValue = "isowatch_outbox",
+      description = "The capture's replication slot and publication, and the key of its position in the"
+          + " offsets (lower-case letters, digits, _). Default: ${DEFAULT-VALUE}.")
+  private String name;
+
+  @ArgGroup(exclusive = true)
+  private OffsetsOption offsets;
+
+  static final class OffsetsOption {
+    @Option(names = "--offsets-topic", paramLabel = "TOPIC",
+        description = "Keep the position in this compacted Kafka topic (created if absent). Default: "
+            + OFFSETS_TOPIC + ".")
+    String topic;
+
+    @Option(names = "--offsets", paramLabel = "FILE",
+        description = "Keep the position in FILE instead of Kafka (created if absent).")
+    Path file;
+  }
+
+  @Option(names = "--prune-after",
+      description = "Delete each outbox row after the brokers acknowledged its record (by id; a rejected"
+          + " row is kept).")
+  private boolean prune;
+
+  @Mixin private KafkaClientOptions kafkaOptions = new KafkaClientOptions();
+
+  @Mixin private RegistryOption registry = new RegistryOption();
+
+  @Override
+  public Integer call() throws InterruptedException {
+    return UntilSignal.run(this::run);
+  }
+
+  private int run(CountDownLatch stop) throws InterruptedException {
+    PrintWriter err = spec.commandLine().getErr();
+    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+      err.println("isowatch capture: --jdbc-url " + jdbcUrl + ": not a PostgreSQL URL (jdbc:postgresql://HOST:PORT/DB);"
+          + " capture reads PostgreSQL only");
+      return ExitCode.BAD_INPUT;
+    }
+    if (!name.matches("[a-z0-9_]+")) {
+      err.println("isowatch capture: --name " + name + ": only lower-case letters, digits and _ (a replication slot's name)");
+      return ExitCode.BAD_INPUT;
+    }
+    String url = withCredentials(jdbcUrl, user, password);
+    Properties clients = MonitorRunner.clientProperties(kafkaOptions.configFileOrUsageError(),
+        kafkaOptions.bootstrapServers());
+    Map<String, Object> settings = new HashMap<>();
+    clients.stringPropertyNames().forEach(n -> settings.put(n, clients.getProperty(n)));
+    registry.applyTo(settings);
+    String topic = kafkaOptions.eventsTopic();
+    Optional<String> cannotPublish = StartupChecks.cannotPublish(settings, topic, Transaction.class);
+    if (cannotPublish.isPresent()) {
+      err.println("isowatch capture: " + cannotPublish.get());
+      return ExitCode.BAD_INPUT;
+    }
+    Optional<String> notReady = databaseNotReady(url);
+    if (notReady.isPresent()) {
+      err.println("isowatch capture: " + notReady.get());
+      return ExitCode.BAD_INPUT;
+    }
+    CaptureConfig config = new CaptureConfig(url, name, name, name, List.of("public." + OutboxSink.TABLE),
+        offsetStore(clients), false);
+    KafkaTransactionSink sink;
+    try {
+      sink = new KafkaTransactionSink(kafkaOptions.bootstrapServers(), topic, settings);
+    } catch (KafkaException e) {
+      err.println("isowatch capture: " + e.getMessage() + ProbeCommand.PUBLISH_HINT);
+      return ExitCode.BAD_INPUT;
+    }
+    OutboxPublisher publisher = new OutboxPublisher(sink, err, prune ? url : null);
+    Optional<String> failed;
+    try {
+      failed = capture(config, publisher, stop, err);
+    } finally {
+      publisher.closePruning();
+    }
+    try {
+      sink.close();
+    } catch (IllegalStateException | KafkaException e) {
+      failed = failed.or(() -> Optional.of(e.getMessage() + ProbeCommand.PUBLISH_HINT));
+    }
+    err.println("capture: stopped; " + counts(publisher));
+    err.flush();
+    if (failed.isPresent()) {
+      err.println("isowatch capture: " + failed.get());
+      return ExitCode.BAD_INPUT;
+    }
+    return ExitCode.CONSISTENT;
+  }
+
+  /**
+   * Runs the change stream until {@code stop} or a failure, printing counts every {@value
+   * #REPORT_SECONDS} s when they changed.
+   *
+   * @return the failure of the engine or the handler, if any
+   */
+  private Optional<String> capture(CaptureConfig config, OutboxPublisher publisher, CountDownLatch stop,
+      PrintWriter err) throws InterruptedException {
+    String where = offsets != null && offsets.file != null ? "file " + offsets.file
+        : "topic " + offsetsTopic();
+    err.println("capture: " + config.tables().get(0) + " of " + jdbcUrl + " (slot and publication " + name
+        + ", position in " + where + ") to " + kafkaOptions.eventsTopic() + " at " + kafkaOptions.bootstrapServers());
+    err.flush();
+    ChangeStream stream = ChangeStream.start(config, publisher);
+    boolean streaming = false;
+    String last = counts(publisher);
+    long reportAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(REPORT_SECONDS);
+    try {
+      while (!stop.await(200, TimeUnit.MILLISECONDS) && stream.failure() == null) {
+        if (!streaming && slotActive(config)) {
+          streaming = true;
+          err.println("capture: streaming from slot " + name);
+          err.flush();
+        }
+        if (System.nanoTime() - reportAt >= 0) {
+          reportAt += TimeUnit.SECONDS.toNanos(REPORT_SECONDS);
+          String now = counts(publisher);
+          if (!now.equals(last)) {
+            err.println("capture: " + now);
+            err.flush();
+            last = now;
+          }
+        }
+      }
+    } finally {
+      try {
+        stream.close();
+      } catch (IllegalStateException e) {
+        return Optional.of(e.getMessage());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean slotActive(CaptureConfig config) {
+    try {
+      return config.slotActive();
+    } catch (SQLException e) {
+      return false; // the engine reports a database it cannot reach
+    }
+  }
+
+  private static String counts(OutboxPublisher p) {
+    return p.published() + " published, " + p.rejected() + " rejected, " + p.pruned() + " pruned";
+  }
+
+  private String offsetsTopic() {
+    return offsets != null && offsets.topic != null ? offsets.topic : OFFSETS_TOPIC;
+  }
+
+  /** @return the offsets file of {@code --offsets}, else the Kafka topic with the command's client settings */
+  private CaptureConfig.Offsets offsetStore(Properties clients) {
+    if (offsets != null && offsets.file != null) {
+      return new CaptureConfig.Offsets.File(offsets.file);
+    }
+    Map<String, String> kafka = new HashMap<>();
+    for (String n : clients.stringPropertyNames()) {
+      if (!n.startsWith(RegistryFormat.SETTINGS_PREFIX)) {
+        kafka.put(n, clients.getProperty(n));
+      }
+    }
+    return new CaptureConfig.Offsets.Kafka(offsetsTopic(), kafka);
+  }
+
+  /**
+   * Whether the capture can start: the database answers, has {@code wal_level=logical}, and holds
+   * the outbox table.
+   *
+   * @param url the JDBC URL with credentials
+   * @return empty if so, else why not and what to do
+   */
+  private static Optional<String> databaseNotReady(String url) {
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SHOW wal_level")) {
+        rs.next();
+        if (!"logical".equals(rs.getString(1))) {
+          return Optional.of("the database has wal_level=" + rs.getString(1) + "; logical decoding needs"
+              + " wal_level=logical (postgresql.conf or ALTER SYSTEM SET wal_level = logical, then a restart)");
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT to_regclass('public." + OutboxSink.TABLE + "') IS NOT NULL")) {
+        rs.next();
+        if (!rs.getBoolean(1)) {
+          return Optional.of("table public." + OutboxSink.TABLE + " does not exist; the application's OutboxSink"
+              + " creates it (OutboxSink.createTable), or run: " + OutboxSink.CREATE_TABLE_SQL);
+        }
+      }
+      return Optional.empty();
+    } catch (SQLException e) {
+      return Optional.of("cannot query the database: " + e.getMessage()
+          + " (check --jdbc-url, --user, --password and that the server runs)");
+    }
+  }
+
+  /**
+   * @return {@code url} with {@code user} and {@code password} added as URL parameters (encoded), so
+   *     that one URL carries them to the driver and to Debezium ({@link CaptureConfig})
+   */
+  static String withCredentials(String url, String user, String password) {
+    StringBuilder sb = new StringBuilder(url);
+    char sep = url.contains("?") ? '&' : '?';
+    if (user != null) {
+      sb.append(sep).append("user=").append(URLEncoder.encode(user, StandardCharsets.UTF_8));
+      sep = '&';
+    }
+    if (password != null && !password.isEmpty()) {
+      sb.append(sep).append("password=").append(URLEncoder.encode(password, StandardCharsets.UTF_8));
+    }
+    return sb.toString();
+  }
+}
