@@ -32,9 +32,11 @@ public record CheckReport(
    *
    * @param check the check: a level in one vocabulary
    * @param result the checker's verdict and violations
-   * @param millis wall-clock milliseconds the check took
+   * @param millis wall-clock milliseconds the check took; 0 when it was implied
+   * @param impliedBy when the check was not run because a stronger axiomatic check found the history
+   *     consistent ({@link io.isowatch.checker.CheckSchedule}), that check; else null
    */
-  public record LevelOutcome(LevelPlan.Check check, CheckResult result, long millis) {
+  public record LevelOutcome(LevelPlan.Check check, CheckResult result, long millis, LevelPlan.Check impliedBy) {
     /** @return the vocabulary of the check: {@code axiomatic} or {@code adya} */
     public String model() {
       return check.model().id();

@@ -1,12 +1,12 @@
 package io.isowatch.cli;
 
+import io.isowatch.checker.CheckSchedule;
 import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.LevelVerdicts;
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.format.HistoryFormatException;
 import io.isowatch.checker.history.History;
-import io.isowatch.checker.witness.CheckResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -18,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
@@ -74,10 +75,9 @@ public final class CheckRunner {
     boolean listAppend = LevelPlan.hasListAppend(history);
     List<LevelPlan.Check> checks = LevelPlan.checks(request.levels(), listAppend);
     List<LevelPlan.Check> supporting = LevelVerdicts.supporting(request.levels(), listAppend);
-    CheckReport report = new CheckReport(file, format, history, loadMillis,
-        check(history, checks, request, request.progress()),
-        check(history, supporting, request, request.progress()), request.ladder(),
-        request.sessionOrder());
+    List<List<CheckReport.LevelOutcome>> outcomes = check(history, checks, supporting, request);
+    CheckReport report = new CheckReport(file, format, history, loadMillis, outcomes.get(0),
+        outcomes.get(1), request.ladder(), request.sessionOrder());
     int limit = request.all() ? Integer.MAX_VALUE : TextReport.DEFAULT_LIMIT;
     if (request.json()) {
       JsonReport.write(report, out);
@@ -174,24 +174,34 @@ public final class CheckRunner {
     }
   }
 
-  private static List<CheckReport.LevelOutcome> check(
-      History history, List<LevelPlan.Check> checks, CheckRequest request, boolean progress) {
-    if (checks.isEmpty()) {
-      return List.of();
+  /**
+   * Runs the checks of the levels asked and the supporting ones together ({@link CheckSchedule}:
+   * implied axiomatic checks are not run, Adya's and the polygraph's run beside the axiomatic ones).
+   *
+   * @return the outcomes of {@code checks}, then those of {@code supporting}, each in its order
+   */
+  private static List<List<CheckReport.LevelOutcome>> check(History history, List<LevelPlan.Check> checks,
+      List<LevelPlan.Check> supporting, CheckRequest request) {
+    List<LevelPlan.Check> all = new ArrayList<>(checks);
+    all.addAll(supporting);
+    List<CheckSchedule.Outcome> done;
+    try (Progress bar = request.progress() && history.opCount() > Progress.CHECK_BAR_OPERATIONS && !all.isEmpty()
+        ? Progress.bar("checking", all.size(), "", 1)
+        : Progress.none()) {
+      AtomicInteger count = new AtomicInteger();
+      done = CheckSchedule.run(history, all, c -> c.batch(request.sessionOrder(), request.solverBudget()),
+          o -> {
+            synchronized (bar) {
+              bar.message(o.check().label());
+              bar.stepTo(count.incrementAndGet());
+            }
+          });
     }
     List<CheckReport.LevelOutcome> outcomes = new ArrayList<>();
-    try (Progress bar = progress && history.opCount() > Progress.CHECK_BAR_OPERATIONS
-        ? Progress.bar("checking", checks.size(), "", 1)
-        : Progress.none()) {
-      for (LevelPlan.Check check : checks) {
-        bar.message(check.label());
-        long start = System.nanoTime();
-        CheckResult result = check.batch(request.sessionOrder(), request.solverBudget()).check(history);
-        outcomes.add(new CheckReport.LevelOutcome(check, result, millisSince(start)));
-        bar.stepTo(outcomes.size());
-      }
+    for (CheckSchedule.Outcome o : done) {
+      outcomes.add(new CheckReport.LevelOutcome(o.check(), o.result(), o.millis(), o.impliedBy()));
     }
-    return outcomes;
+    return List.of(outcomes.subList(0, checks.size()), outcomes.subList(checks.size(), outcomes.size()));
   }
 
   /** @return the size in bytes of a file, or of the regular files directly inside a directory */

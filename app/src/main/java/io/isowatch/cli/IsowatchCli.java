@@ -67,7 +67,29 @@ public final class IsowatchCli implements Runnable {
    *     scroll the message away)
    */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new IsowatchCli());
+    return wired(new CommandLine(new IsowatchCli()), out, err);
+  }
+
+  /**
+   * The parser for one command line: for {@code isowatch check ...} a root that knows only the
+   * {@code check} subcommand ({@link CheckOnly}), else {@link #commandLine(PrintWriter, PrintWriter)}.
+   * picocli builds the model of every subcommand it is given when the root is made; the six others
+   * (with Kafka, JDBC and duration options) cost about 0.4 s of CPU, a third of a small check's
+   * whole process (docs/PERFORMANCE.md, issue 20, "Start-up"). {@code isowatch check ...} parses,
+   * prints help and errors exactly as through the full root.
+   *
+   * @param args the command line, which is not consumed
+   * @param out standard output
+   * @param err standard error
+   * @return the parser, wired as {@link #commandLine(PrintWriter, PrintWriter)}
+   */
+  public static CommandLine commandLine(String[] args, PrintWriter out, PrintWriter err) {
+    return args.length > 0 && args[0].equals("check")
+        ? wired(new CommandLine(new CheckOnly()), out, err)
+        : commandLine(out, err);
+  }
+
+  private static CommandLine wired(CommandLine cl, PrintWriter out, PrintWriter err) {
     cl.setOut(out);
     cl.setErr(err);
     cl.setParameterExceptionHandler(IsowatchCli::usageError);
@@ -113,10 +135,32 @@ public final class IsowatchCli implements Runnable {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-    int code = commandLine(out, err).execute(args);
+    int code = commandLine(args, out, err).execute(args);
     out.flush();
     err.flush();
     System.exit(code);
+  }
+
+  /**
+   * The root {@code isowatch} with the {@code check} subcommand alone, for {@link
+   * #commandLine(String[], PrintWriter, PrintWriter)}: the same name, exit codes and version as
+   * {@link IsowatchCli}, so that {@code check}'s usage, help and errors read the same.
+   */
+  @Command(
+      name = "isowatch",
+      mixinStandardHelpOptions = true,
+      exitCodeOnInvalidInput = ExitCode.BAD_INPUT,
+      exitCodeOnExecutionException = ExitCode.INTERNAL_ERROR,
+      versionProvider = IsowatchCli.Version.class,
+      subcommands = {CheckCommand.class})
+  static final class CheckOnly implements Runnable {
+    @Spec private CommandSpec spec;
+
+    /** Not reached: the command line starts with {@code check}. */
+    @Override
+    public void run() {
+      throw new ParameterException(spec.commandLine(), "Missing command: use check");
+    }
   }
 
   /** The version from the jar's manifest ({@code Implementation-Version}), or "development". */

@@ -35,7 +35,9 @@ import java.util.Locale;
  * level's one verdict on the level's primary check); a check that found nothing on a violated line
  * has {@code because: {level, check, violation}}: the weakest level the deciding violation breaks, the
  * check that found it and its summary; {@code reason} says why a line is unknown, or consistent
- * though its check could not decide. {@code ladder} is read from the same verdicts.
+ * though its check could not decide. {@code ladder} is read from the same verdicts. In {@code ms}, an
+ * axiomatic check that was not run because a stronger one found the history consistent counts 0
+ * ({@link io.isowatch.checker.CheckSchedule}).
  *
  * <p>A transaction is {@code {label, session, status, ops}} (label {@code "T7"}, {@code "T_init"} for
  * the initial state, which has no session, status or ops); an operation {@code {kind, key, value}}

@@ -35,7 +35,9 @@ import java.util.Set;
  *   ...
  *
  * history.jsonl (jsonl): 120 transactions, 961 operations, 5 sessions, 12 keys; ms: load 31, ...
- * (the checks of weaker levels run only for their violations last, as {@code read-uncommitted (supporting) 4})
+ * (the checks of weaker levels run only for their violations last, as {@code read-uncommitted (supporting) 4};
+ * an axiomatic check not run because a stronger one found the history consistent, as
+ * {@code read-committed (implied by causal) 0})
  * </pre>
  *
  * First one line per check with its verdict, as {@link LevelVerdicts} decides it (a check that
@@ -206,12 +208,17 @@ public final class TextReport {
         .append(count(h.keyCount(), "key"))
         .append("; ms: load ").append(report.loadMillis());
     for (CheckReport.LevelOutcome o : report.levels()) {
-      sb.append(", ").append(o.label()).append(' ').append(o.millis());
+      sb.append(", ").append(o.label()).append(implied(o)).append(' ').append(o.millis());
     }
     for (CheckReport.LevelOutcome o : report.supporting()) {
-      sb.append(", ").append(o.label()).append(" (supporting) ").append(o.millis());
+      sb.append(", ").append(o.label()).append(" (supporting)").append(implied(o)).append(' ').append(o.millis());
     }
     return sb.toString();
+  }
+
+  /** @return {@code " (implied by causal)"} for a check not run, else empty */
+  private static String implied(CheckReport.LevelOutcome o) {
+    return o.impliedBy() == null ? "" : " (implied by " + o.impliedBy().label() + ")";
   }
 
   private static String count(int n, String noun) {

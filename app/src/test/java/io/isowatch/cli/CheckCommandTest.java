@@ -357,6 +357,30 @@ class CheckCommandTest {
   }
 
   /**
+   * {@code isowatch check ...} goes through a root that knows only {@code check} ({@link
+   * IsowatchCli.CheckOnly}); its help, usage errors, version and exit codes are those of the full
+   * root.
+   */
+  @Test
+  void theCheckOnlyRootAnswersAsTheFullRoot() {
+    List<List<String>> lines = List.of(List.of("check", "--help"), List.of("check", "--version"),
+        List.of("check", "--levle", "causal", "h.jsonl"), List.of("check", "--level", "linearizable", "h.jsonl"),
+        List.of("check"), List.of("check", "a", "b"));
+    for (List<String> args : lines) {
+      String[] a = args.toArray(String[]::new);
+      StringWriter fullOut = new StringWriter();
+      StringWriter fullErr = new StringWriter();
+      int full = IsowatchCli.commandLine(new PrintWriter(fullOut, true), new PrintWriter(fullErr, true)).execute(a);
+      assertThat(IsowatchCli.commandLine(a, new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))
+          .getCommandSpec().userObject()).isInstanceOf(IsowatchCli.CheckOnly.class);
+      CliRun only = CliRun.of(a);
+      assertThat(only.exitCode()).as("%s", args).isEqualTo(full);
+      assertThat(only.out()).as("%s", args).isEqualTo(fullOut.toString());
+      assertThat(only.err()).as("%s", args).isEqualTo(fullErr.toString());
+    }
+  }
+
+  /**
    * The lines of every command's help laid out by hand (the footers' examples and exit codes, the
    * descriptions' indented lists) are printed whole at picocli's 80 columns: none wraps to column 0.
    */

@@ -17,11 +17,11 @@ import java.util.List;
  * @param err everything printed on standard error
  */
 record CliRun(int exitCode, String out, String err) {
-  /** Runs {@code isowatch ARGS} in this JVM. */
+  /** Runs {@code isowatch ARGS} in this JVM, with the parser {@link IsowatchCli#main} would use. */
   static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = IsowatchCli.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+    int code = IsowatchCli.commandLine(args, new PrintWriter(out, true), new PrintWriter(err, true))
         .execute(args);
     return new CliRun(code, out.toString(), err.toString());
   }

@@ -169,6 +169,20 @@ public final class LevelPlan {
     return out;
   }
 
+  /**
+   * Whether a history that {@code stronger} finds consistent is consistent at {@code weaker} too,
+   * so that {@code weaker} need not run: both axiomatic, {@code weaker} of a weaker level. Read
+   * committed, read atomic and causal consistency share the basic axioms, and each one's commit
+   * order axiom has a premise contained in the next stronger one's (Biswas &amp; Enea, OOPSLA 2019,
+   * §3), so a commit order satisfying the stronger satisfies the weaker ({@link CheckSchedule}).
+   *
+   * @return whether {@code stronger}'s consistency implies {@code weaker}'s
+   */
+  public static boolean implies(Check stronger, Check weaker) {
+    return stronger.model() == Model.AXIOMATIC && weaker.model() == Model.AXIOMATIC
+        && weaker.level().compareTo(stronger.level()) < 0;
+  }
+
   /** @return whether {@code check} is the first row of its level, the one that names the level */
   public static boolean primary(Check check) {
     for (Row row : TABLE) {

@@ -6,6 +6,7 @@ import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 
 /**
  * What the reads and writes of register keys reveal about their version orders, which no read
@@ -33,8 +34,9 @@ import java.util.Arrays;
  * otherwise only a part is, and a level that forbids cycles with anti-dependencies cannot be passed.
  *
  * <p>Memory: two ints and a byte per operation, plus two ints per external read or version, when
- * the history holds register operations; nothing otherwise. Time: O(operations) plus sorting the
- * external reads and versions (O(r log r) for r of them).
+ * the history holds register operations; nothing otherwise. Time: O(operations + keys) (counting
+ * sorts by key) plus sorting by value each key's external reads that are not already in value order
+ * (O(r log r) for r of them).
  */
 final class RegisterVersions {
   private static final int[] EMPTY = new int[0];
@@ -114,31 +116,23 @@ final class RegisterVersions {
         }
       }
     }
-    extReads = reads.toIntArray();
-    IntArrays.quickSort(extReads, (x, y) -> {
-      int c = Integer.compare(h.opKey(x), h.opKey(y));
-      c = c != 0 ? c : Long.compare(h.opValue(x), h.opValue(y));
-      return c != 0 ? c : Integer.compare(x, y);
-    });
-    int[] idx = new int[vs.size()];
-    for (int i = 0; i < idx.length; i++) {
-      idx[i] = i;
+    // Both lists were filled in operation order; a stable counting sort by key keeps that order
+    // within a key (O(operations + keys), where a comparison sort was most of this class's time).
+    int[] readStart = new int[h.keyCount() + 1];
+    int[] readOrder = byKey(i -> h.opKey(reads.getInt(i)), reads.size(), readStart);
+    extReads = new int[readOrder.length];
+    for (int i = 0; i < extReads.length; i++) {
+      extReads[i] = reads.getInt(readOrder[i]);
     }
-    IntArrays.quickSort(idx, (x, y) -> {
-      int c = Integer.compare(h.opKey(vs.getInt(x)), h.opKey(vs.getInt(y)));
-      return c != 0 ? c : Integer.compare(vs.getInt(x), vs.getInt(y));
-    });
+    sortValuesWithinKeys(readStart);
+    keyStart = new int[h.keyCount() + 1];
+    int[] versionOrder = byKey(i -> h.opKey(vs.getInt(i)), vs.size(), keyStart);
     versions = new int[vs.size()];
     ownRead = new int[vs.size()];
-    keyStart = new int[h.keyCount() + 1];
     for (int i = 0; i < versions.length; i++) {
-      versions[i] = vs.getInt(idx[i]);
-      ownRead[i] = own.getInt(idx[i]);
+      versions[i] = vs.getInt(versionOrder[i]);
+      ownRead[i] = own.getInt(versionOrder[i]);
       opVersion[versions[i]] = i;
-      keyStart[h.opKey(versions[i]) + 1]++;
-    }
-    for (int k = 0; k < h.keyCount(); k++) {
-      keyStart[k + 1] += keyStart[k];
     }
     wfrPred = new int[versions.length];
     for (int i = 0; i < versions.length; i++) {
@@ -149,6 +143,49 @@ final class RegisterVersions {
       bad += recovered(k) ? 0 : 1;
     }
     unrecovered = bad;
+  }
+
+  /**
+   * A stable counting sort by key.
+   *
+   * @param keyOf the key of each index {@code 0..n-1}
+   * @param starts filled with each key's first position in the result ({@code keyCount + 1} long)
+   * @return the indices {@code 0..n-1} ordered by key, then index
+   */
+  private int[] byKey(IntUnaryOperator keyOf, int n, int[] starts) {
+    int[] count = new int[h.keyCount() + 1];
+    for (int i = 0; i < n; i++) {
+      count[keyOf.applyAsInt(i) + 1]++;
+    }
+    for (int k = 0; k < h.keyCount(); k++) {
+      count[k + 1] += count[k];
+    }
+    System.arraycopy(count, 0, starts, 0, count.length);
+    int[] out = new int[n];
+    for (int i = 0; i < n; i++) {
+      out[count[keyOf.applyAsInt(i)]++] = i;
+    }
+    return out;
+  }
+
+  /**
+   * Sorts each key's run of {@link #extReads} (sorted by key, then id) by value, keeping the id
+   * order among equal values (a stable sort), skipping the runs already in order.
+   *
+   * @param starts each key's first index in {@link #extReads}, then its length
+   */
+  private void sortValuesWithinKeys(int[] starts) {
+    for (int k = 0; k < h.keyCount(); k++) {
+      int from = starts[k];
+      int to = starts[k + 1];
+      boolean sorted = true;
+      for (int i = from + 1; i < to && sorted; i++) {
+        sorted = h.opValue(extReads[i - 1]) <= h.opValue(extReads[i]);
+      }
+      if (!sorted) {
+        IntArrays.mergeSort(extReads, from, to, (x, y) -> Long.compare(h.opValue(x), h.opValue(y)));
+      }
+    }
   }
 
   /** @return per operation, whether a committed read in scope returned the value it wrote */

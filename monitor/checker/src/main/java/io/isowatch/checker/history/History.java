@@ -1,10 +1,11 @@
 package io.isowatch.checker.history;
 
-import it.unimi.dsi.fastutil.bytes.ByteArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A history: sessions of transactions, each a program-ordered list of operations with a status.
@@ -38,16 +39,23 @@ public final class History {
   private final ObjectArrayList<String> sessionNames = new ObjectArrayList<>();
   private final ObjectArrayList<IntArrayList> sessionTxns = new ObjectArrayList<>();
 
-  private final IntArrayList txnSession = new IntArrayList();
-  private final IntArrayList txnSessionIndex = new IntArrayList();
-  private final LongArrayList txnLabel = new LongArrayList();
-  private final ByteArrayList txnStatus = new ByteArrayList();
-  private final IntArrayList txnOpStart = IntArrayList.wrap(new int[] {0}, 1);
+  // The columns are plain arrays, longer than their counts, grown by doubling: the checkers read
+  // them once or more per operation, and an accessor that is a bounds check and an array load is
+  // inlined by both JIT compilers (fastutil's getters, with their exception messages, are too large
+  // for C1's inlining, which the launcher uses alone on small files).
+  private int txns;
+  private int[] txnSession = new int[16];
+  private int[] txnSessionIndex = new int[16];
+  private long[] txnLabel = new long[16];
+  private byte[] txnStatus = new byte[16];
+  /** Per transaction its first operation; at {@code txns} the operation count. */
+  private int[] txnOpStart = new int[17];
 
-  private final ByteArrayList opKind = new ByteArrayList();
-  private final IntArrayList opKey = new IntArrayList();
-  private final LongArrayList opValue = new LongArrayList();
-  private final IntArrayList opTxn = new IntArrayList();
+  private int ops;
+  private byte[] opKind = new byte[64];
+  private int[] opKey = new int[64];
+  private long[] opValue = new long[64];
+  private int[] opTxn = new int[64];
   /** List reads: at {@code opValue(op)} the length n, then n elements. */
   private final LongArrayList listElems = new LongArrayList();
 
@@ -70,16 +78,37 @@ public final class History {
    * @param writes writes and appends expected, at least 0
    */
   public void reserve(int txns, int ops, int writes) {
-    txnSession.ensureCapacity(txns);
-    txnSessionIndex.ensureCapacity(txns);
-    txnLabel.ensureCapacity(txns);
-    txnStatus.ensureCapacity(txns);
-    txnOpStart.ensureCapacity(txns + 1);
-    opKind.ensureCapacity(ops);
-    opKey.ensureCapacity(ops);
-    opValue.ensureCapacity(ops);
-    opTxn.ensureCapacity(ops);
+    growTxns(txns);
+    growOps(ops);
     this.writes.reserve(writes);
+  }
+
+  /** Makes the transaction columns hold at least {@code n} transactions. */
+  private void growTxns(int n) {
+    if (n <= txnSession.length) {
+      return;
+    }
+    txnSession = Arrays.copyOf(txnSession, n);
+    txnSessionIndex = Arrays.copyOf(txnSessionIndex, n);
+    txnLabel = Arrays.copyOf(txnLabel, n);
+    txnStatus = Arrays.copyOf(txnStatus, n);
+    txnOpStart = Arrays.copyOf(txnOpStart, n + 1);
+  }
+
+  /** Makes the operation columns hold at least {@code n} operations. */
+  private void growOps(int n) {
+    if (n <= opKind.length) {
+      return;
+    }
+    opKind = Arrays.copyOf(opKind, n);
+    opKey = Arrays.copyOf(opKey, n);
+    opValue = Arrays.copyOf(opValue, n);
+    opTxn = Arrays.copyOf(opTxn, n);
+  }
+
+  /** @return the next capacity after {@code length}: double, at most the largest array */
+  private static int doubled(int length) {
+    return (int) Math.min(Integer.MAX_VALUE - 8, 2L * length + 16);
   }
 
   // ---------------------------------------------------------------- interning
@@ -131,16 +160,20 @@ public final class History {
    */
   public int beginTxn(int session, long label) {
     if (openTxn >= 0) {
-      throw new IllegalStateException("transaction T" + txnLabel.getLong(openTxn) + " is still open");
+      throw new IllegalStateException("transaction T" + txnLabel[openTxn] + " is still open");
     }
-    IntArrayList txns = sessionTxns.get(session);
-    int t = txnSession.size();
-    txnSession.add(session);
-    txnSessionIndex.add(txns.size());
-    txns.add(t);
-    txnLabel.add(label);
-    txnStatus.add((byte) TxnStatus.UNKNOWN.ordinal());
-    txnOpStart.add(opKind.size());
+    IntArrayList sessionOrder = sessionTxns.get(session);
+    int t = txns;
+    if (t == txnSession.length) {
+      growTxns(doubled(t));
+    }
+    txnSession[t] = session;
+    txnSessionIndex[t] = sessionOrder.size();
+    sessionOrder.add(t);
+    txnLabel[t] = label;
+    txnStatus[t] = (byte) TxnStatus.UNKNOWN.ordinal();
+    txnOpStart[t + 1] = ops;
+    txns = t + 1;
     openTxn = t;
     return t;
   }
@@ -212,7 +245,7 @@ public final class History {
    */
   public int end(TxnStatus status) {
     int t = requireOpen();
-    txnStatus.set(t, (byte) status.ordinal());
+    txnStatus[t] = (byte) status.ordinal();
     openTxn = -1;
     return t;
   }
@@ -226,7 +259,7 @@ public final class History {
       requireFirstWrite(key, value, writes.writerOf(key, value));
       return addOp(kind, key, value);
     }
-    int op = opKind.size();
+    int op = ops;
     requireFirstWrite(key, value, writes.putIfAbsent(key, value, op));
     return addOp(kind, key, value);
   }
@@ -235,7 +268,7 @@ public final class History {
     if (prior >= 0) {
       throw new IllegalArgumentException(
           "value " + value + " written twice to key " + keyName(key) + " (first by T"
-              + txnLabel.getLong(opTxn.getInt(prior)) + "); values must be unique per key");
+              + txnLabel[opTxn[prior]] + "); values must be unique per key");
     }
   }
 
@@ -244,12 +277,16 @@ public final class History {
     if (key < 0 || key >= keyNames.size()) {
       throw new IndexOutOfBoundsException("unknown key id " + key);
     }
-    int op = opKind.size();
-    opKind.add(kind);
-    opKey.add(key);
-    opValue.add(value);
-    opTxn.add(t);
-    txnOpStart.set(t + 1, op + 1);
+    int op = ops;
+    if (op == opKind.length) {
+      growOps(doubled(op));
+    }
+    opKind[op] = kind;
+    opKey[op] = key;
+    opValue[op] = value;
+    opTxn[op] = t;
+    ops = op + 1;
+    txnOpStart[t + 1] = ops;
     return op;
   }
 
@@ -264,7 +301,7 @@ public final class History {
 
   /** @return the number of transactions, including an open one */
   public int txnCount() {
-    return txnSession.size();
+    return txns;
   }
 
   /** @return the transaction still open (begun, not ended), or -1 */
@@ -274,7 +311,7 @@ public final class History {
 
   /** @return the number of operations */
   public int opCount() {
-    return opKind.size();
+    return ops;
   }
 
   /** @return the number of distinct sessions */
@@ -304,42 +341,42 @@ public final class History {
 
   /** @return the session of transaction {@code t} */
   public int sessionOf(int t) {
-    return txnSession.getInt(t);
+    return txnSession[Objects.checkIndex(t, txns)];
   }
 
   /** @return the position of {@code t} in its session, 0 for the first */
   public int sessionIndex(int t) {
-    return txnSessionIndex.getInt(t);
+    return txnSessionIndex[Objects.checkIndex(t, txns)];
   }
 
   /** @return the transaction's label in the source (printed as {@code T<label>}) */
   public long label(int t) {
-    return txnLabel.getLong(t);
+    return txnLabel[Objects.checkIndex(t, txns)];
   }
 
   /** @return the transaction's status ({@link TxnStatus#UNKNOWN} while it is open) */
   public TxnStatus status(int t) {
-    return TxnStatus.ofOrdinal(txnStatus.getByte(t));
+    return TxnStatus.ofOrdinal(txnStatus[Objects.checkIndex(t, txns)]);
   }
 
   /** @return the id of the transaction's first operation */
   public int opStart(int t) {
-    return txnOpStart.getInt(t);
+    return txnOpStart[Objects.checkIndex(t, txns)];
   }
 
   /** @return one past the id of the transaction's last operation */
   public int opEnd(int t) {
-    return txnOpStart.getInt(t + 1);
+    return txnOpStart[Objects.checkIndex(t, txns) + 1];
   }
 
   /** @return the operation's kind, a constant of {@link OpKind} */
   public byte opKind(int op) {
-    return opKind.getByte(op);
+    return opKind[Objects.checkIndex(op, ops)];
   }
 
   /** @return the operation's key id */
   public int opKey(int op) {
-    return opKey.getInt(op);
+    return opKey[Objects.checkIndex(op, ops)];
   }
 
   /**
@@ -347,24 +384,24 @@ public final class History {
    *     for {@link OpKind#READ_LIST} use {@link #listLength} and {@link #listElement} instead
    */
   public long opValue(int op) {
-    return opValue.getLong(op);
+    return opValue[Objects.checkIndex(op, ops)];
   }
 
   /** @return the transaction that holds the operation */
   public int opTxn(int op) {
-    return opTxn.getInt(op);
+    return opTxn[Objects.checkIndex(op, ops)];
   }
 
   /** @return whether a {@link OpKind#READ_LIST} operation's result is known */
   public boolean listKnown(int op) {
-    return opValue.getLong(op) != UNKNOWN_VALUE;
+    return opValue(op) != UNKNOWN_VALUE;
   }
 
   /**
    * @return the length of the list read by a {@link OpKind#READ_LIST} operation with a known result
    */
   public int listLength(int op) {
-    return (int) listElems.getLong((int) opValue.getLong(op));
+    return (int) listElems.getLong((int) opValue(op));
   }
 
   /**
@@ -372,7 +409,7 @@ public final class History {
    * @return the element at that position
    */
   public long listElement(int op, int i) {
-    return listElems.getLong((int) opValue.getLong(op) + 1 + i);
+    return listElems.getLong((int) opValue(op) + 1 + i);
   }
 
   /** @return which operation wrote or appended which value, per key */
@@ -382,6 +419,6 @@ public final class History {
 
   /** @return whether the transaction is committed */
   public boolean committed(int t) {
-    return txnStatus.getByte(t) == TxnStatus.COMMITTED.ordinal();
+    return txnStatus[Objects.checkIndex(t, txns)] == TxnStatus.COMMITTED.ordinal();
   }
 }

@@ -1,0 +1,135 @@
+package io.isowatch.checker;
+
+import io.isowatch.checker.history.History;
+import io.isowatch.checker.level.Verdict;
+import io.isowatch.checker.witness.CheckResult;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * Runs a list of checks on one history the way {@code isowatch check} needs them, doing less work
+ * than running each in turn and giving the same results:
+ *
+ * <ul>
+ *   <li><b>Implied checks are not run.</b> The axiomatic levels are nested: a history that satisfies
+ *       causal consistency satisfies read atomic, and one that satisfies read atomic satisfies read
+ *       committed (Biswas &amp; Enea, OOPSLA 2019, §3: the three share the basic axioms, and each
+ *       axiom's premise, {@code (so ∪ wr)+}, {@code so ∪ wr}, {@code wr} into an earlier operation,
+ *       contains the next one's, so the commit order that witnesses the stronger level witnesses the
+ *       weaker). The axiomatic checks are therefore run strongest first, and once one finds the
+ *       history consistent, every weaker axiomatic check's result is {@link Verdict#CONSISTENT}
+ *       with no violation, which is what the weaker checker returns on such a history ({@link
+ *       LevelPlan#implies}; {@code ImpliedChecksPropertyTest}). A violated or undecided stronger
+ *       check implies nothing, and the weaker checks run as before.
+ *   <li><b>Two lanes.</b> The axiomatic checks run on the calling thread; the other checks (Adya's,
+ *       the polygraph's), which share nothing with them, run meanwhile in order on one more
+ *       thread. The history is only read by the checks.
+ * </ul>
+ *
+ * <p>Memory: the two lanes' checkers hold their working sets at once, so the peak is about the sum
+ * of the largest axiomatic and the largest other check's instead of the larger of the two.
+ */
+public final class CheckSchedule {
+  /**
+   * One check's outcome.
+   *
+   * @param check the check
+   * @param result its result
+   * @param millis wall-clock milliseconds it took; 0 for an implied check
+   * @param impliedBy for a check not run because a stronger axiomatic check found the history
+   *     consistent, that check; else null
+   */
+  public record Outcome(LevelPlan.Check check, CheckResult result, long millis, LevelPlan.Check impliedBy) {}
+
+  /** Told of each outcome as it is known, from either lane's thread. */
+  public interface Listener {
+    /** @param outcome a check's outcome */
+    void done(Outcome outcome);
+  }
+
+  private CheckSchedule() {}
+
+  /**
+   * @param history the history, not modified while this runs
+   * @param checks the checks, in any order (the result keeps it)
+   * @param checker makes a new checker for a check (the caller's session order and budget)
+   * @param listener told of each outcome as it is known (called from the lanes' threads)
+   * @return one outcome per check, index by index
+   * @throws RuntimeException what a checker threw
+   */
+  public static List<Outcome> run(History history, List<LevelPlan.Check> checks,
+      Function<LevelPlan.Check, Checker> checker, Listener listener) {
+    Outcome[] out = new Outcome[checks.size()];
+    List<Integer> axiomatic = new ArrayList<>();
+    List<Integer> others = new ArrayList<>();
+    for (int i = 0; i < checks.size(); i++) {
+      (checks.get(i).model() == LevelPlan.Model.AXIOMATIC ? axiomatic : others).add(i);
+    }
+    axiomatic.sort((a, b) -> checks.get(b).level().compareTo(checks.get(a).level()));
+    ExecutorService lane = others.isEmpty() || axiomatic.isEmpty() ? null
+        : Executors.newSingleThreadExecutor(r -> {
+          Thread t = new Thread(r, "isowatch-check-lane");
+          t.setDaemon(true);
+          return t;
+        });
+    try {
+      Future<?> second = lane == null ? null : lane.submit(() -> runEach(history, checks, others, checker, listener, out));
+      if (lane == null) {
+        runEach(history, checks, others, checker, listener, out);
+      }
+      LevelPlan.Check consistent = null;
+      for (int i : axiomatic) {
+        LevelPlan.Check c = checks.get(i);
+        if (consistent != null && LevelPlan.implies(consistent, c)) {
+          out[i] = new Outcome(c, CheckResult.of(c.level(), List.of()), 0, consistent);
+          listener.done(out[i]);
+          continue;
+        }
+        out[i] = timed(history, c, checker);
+        listener.done(out[i]);
+        if (consistent == null && out[i].result().verdict() == Verdict.CONSISTENT) {
+          consistent = c;
+        }
+      }
+      if (second != null) {
+        second.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while checking", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    } finally {
+      if (lane != null) {
+        lane.shutdownNow();
+      }
+    }
+    return Arrays.asList(out);
+  }
+
+  private static void runEach(History history, List<LevelPlan.Check> checks, List<Integer> which,
+      Function<LevelPlan.Check, Checker> checker, Listener listener, Outcome[] out) {
+    for (int i : which) {
+      out[i] = timed(history, checks.get(i), checker);
+      listener.done(out[i]);
+    }
+  }
+
+  private static Outcome timed(History history, LevelPlan.Check c, Function<LevelPlan.Check, Checker> checker) {
+    long start = System.nanoTime();
+    CheckResult r = checker.apply(c).check(history);
+    return new Outcome(c, r, (System.nanoTime() - start) / 1_000_000, null);
+  }
+}
