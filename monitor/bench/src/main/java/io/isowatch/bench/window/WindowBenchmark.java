@@ -41,6 +41,7 @@ import picocli.CommandLine.Option;
  * uniform keys, so each key's list stays short, about 16 elements at the end), which the window also
  * checks with the incremental Adya check at serializable. With {@code --windows}, one run per
  * window size, the sizes alternating within each repetition, and one table with a row per size.
+ * The list-append family's evicted-write memory holds every append of the run ({@link #listConfig}).
  *
  * <p>For the split by level, the same transactions also go (without a window, into one {@link
  * History}) to one {@link IncrementalChecker} per level, timed alone: what each level costs in one
@@ -106,8 +107,8 @@ public final class WindowBenchmark implements Callable<Integer> {
         lists ? "RC+RA+CC and Adya (serializable)" : "RC+RA+CC", warmup, Runtime.getRuntime().maxMemory() >> 20,
         Instant.now());
     if (warmup > 0) {
-      Run w = timeWindow(lists ? buildLists(Math.max(warmup, 2), seed + 1)
-          : build(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1), sizes[0]);
+      Run w = lists ? timeWindow(buildLists(Math.max(warmup, 2), seed + 1), listConfig(sizes[0], warmup))
+          : timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, sizes[0]);
       System.out.printf(Locale.ROOT, "warm-up: %.1f µs per transaction%n", w.micros);
     }
     double[][] micros = new double[sizes.length][repetitions];
@@ -115,7 +116,8 @@ public final class WindowBenchmark implements Callable<Integer> {
     double[] allocated = new double[sizes.length];
     for (int r = 0; r < repetitions; r++) {
       for (int i = 0; i < sizes.length; i++) {
-        Run run = timeWindow(lists ? buildLists(transactions, seed) : build(shape, seed), sizes[i]);
+        Run run = lists ? timeWindow(buildLists(transactions, seed), listConfig(sizes[i], transactions))
+            : timeWindow(shape, seed, sizes[i]);
         if (run.violations > 0) {
           System.err.println("the checker reported " + run.violations + " violations on a serial history");
           return 1;
@@ -178,22 +180,20 @@ public final class WindowBenchmark implements Callable<Integer> {
    * @throws IllegalArgumentException if {@code window} is below 2
    */
   public static Run timeWindow(SerialRegisterHistories.Shape shape, long seed, int window) {
-    return timeWindow(build(shape, seed), window);
+    return timeWindow(build(shape, seed), WindowConfig.of(window, 0, 0));
   }
 
   /**
-   * Offers {@code txns}, built afresh by the caller, one at a time to a new {@link WindowChecker} of
-   * window {@code window} (no time bound, no read grace) in the calling thread, and measures that
-   * thread over the offers; {@code txns} is emptied before the heap is measured.
+   * Offers {@code txns}, built afresh by the caller, one at a time to a new {@link WindowChecker}
+   * configured by {@code config} in the calling thread, and measures that thread over the offers;
+   * {@code txns} is emptied before the heap is measured.
    *
-   * @param window the checker's window W, in transactions (at least 2)
    * @return what the run measured
-   * @throws IllegalArgumentException if {@code window} is below 2
    */
-  public static Run timeWindow(List<WindowTxn> txns, int window) {
+  public static Run timeWindow(List<WindowTxn> txns, WindowConfig config) {
     long before = usedAfterGc();
     int n = txns.size();
-    WindowChecker checker = new WindowChecker(WindowConfig.of(window, 0, 0), new WindowChecker.Journal() {});
+    WindowChecker checker = new WindowChecker(config, new WindowChecker.Journal() {});
     int violations = 0;
     long a0 = ALLOCATION.getCurrentThreadAllocatedBytes();
     long t0 = THREADS.getCurrentThreadCpuTime();
@@ -262,6 +262,18 @@ public final class WindowBenchmark implements Callable<Integer> {
       }
     });
     return out;
+  }
+
+  /**
+   * The list-append family's window: no time bound, no read grace, and an evicted-write memory that
+   * holds every append of the run. The family's keys live the whole run (uniform over N / 4 keys,
+   * no rotation), so a list read holds elements appended long before the window; with the default
+   * memory (a few per window transaction) their appenders are forgotten and the reads reported as
+   * thin-air, which a workload that retires its keys after a bounded number of appends (Elle's, the
+   * probe's {@code --max-appends-per-key}) does not meet.
+   */
+  private static WindowConfig listConfig(int window, int transactions) {
+    return new WindowConfig(window, 0, 0, Math.max(16, SerialListAppendHistories.OPS_PER_TXN * transactions));
   }
 
   /**
