@@ -38,8 +38,7 @@ import java.util.Set;
  * report line carries the level's verdict ({@link LevelVerdicts}). The window checker keeps one
  * incremental checker per axiomatic row and, once list-append operations appear, one Adya checker at
  * serializable whose violations each name the weakest level they break, which covers every Adya row;
- * on register-only histories it runs no Adya check (it would re-analyse the window per transaction)
- * but the polygraph rows, on each generation at chosen points ({@link
+ * on register-only histories it runs no Adya check but the polygraph rows, on each generation at chosen points ({@link
  * io.isowatch.checker.window.WindowChecker}).
  */
 public final class LevelPlan {

@@ -1,5 +1,6 @@
 package io.isowatch.bench.window;
 
+import io.isowatch.bench.family.SerialListAppendHistories;
 import io.isowatch.bench.family.SerialRegisterHistories;
 import io.isowatch.checker.awdit.IncrementalChecker;
 import io.isowatch.checker.history.History;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The window checker's cost per transaction outside Kafka: the register family of the streaming
+ * The window checker's cost per transaction outside Kafka: by default the register family of the streaming
  * benchmark ({@link SerialRegisterHistories}, 8 operations per transaction, 50 sessions, half reads,
  * a serial "database", so no violation) offered as {@link WindowTxn}s, one at a time, to a {@link
  * WindowChecker} with window W, the way the monitor's checker task offers them (read committed,
@@ -35,18 +36,32 @@ import picocli.CommandLine.Option;
  * with the last checker still reachable, minus the same before it was created, over the window's
  * transactions (it includes the offered transactions the window keeps).
  *
+ * <p>With {@code --family list-append}, the list-append family instead ({@link
+ * SerialListAppendHistories}: Elle's shape, 8 operations, half appends, 50 sessions, {@code N / 4}
+ * uniform keys, so each key's list stays short, about 16 elements at the end), which the window also
+ * checks with the incremental Adya check at serializable. With {@code --windows}, one run per
+ * window size, the sizes alternating within each repetition, and one table with a row per size.
+ * The list-append family's evicted-write memory holds every append of the run ({@link #listConfig}).
+ *
  * <p>For the split by level, the same transactions also go (without a window, into one {@link
  * History}) to one {@link IncrementalChecker} per level, timed alone: what each level costs in one
  * generation, not in the window.
  */
 @Command(name = "isowatch-window-bench", mixinStandardHelpOptions = true,
-    description = "Times the streaming monitor's window checker (RC+RA+CC) on the register family, in one thread.")
+    description = "Times the streaming monitor's window checker on the register or list-append family, in one thread.")
 public final class WindowBenchmark implements Callable<Integer> {
   @Option(names = "--transactions", description = "Transactions offered per timed run (default: ${DEFAULT-VALUE}).")
   int transactions = 200_000;
 
   @Option(names = "--window", description = "Window W of the checker, in transactions (default: ${DEFAULT-VALUE}).")
   int window = 20_000;
+
+  @Option(names = "--windows", split = ",",
+      description = "Several window sizes, measured in one run, one table (overrides --window).")
+  int[] windows;
+
+  @Option(names = "--family", description = "register (default) or list-append.")
+  String family = "register";
 
   @Option(names = "--warmup", description = "Transactions of the untimed warm-up run (default: ${DEFAULT-VALUE}).")
   int warmup = 100_000;
@@ -77,46 +92,59 @@ public final class WindowBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (transactions < 2 || window < 2 || warmup < 0 || repetitions < 1) {
+    boolean lists = "list-append".equals(family);
+    int[] sizes = windows != null ? windows : new int[] {window};
+    if (transactions < 2 || Arrays.stream(sizes).anyMatch(w -> w < 2) || warmup < 0 || repetitions < 1
+        || !(lists || "register".equals(family))) {
       throw new CommandLine.ParameterException(new CommandLine(this),
-          "--transactions and --window must be at least 2, --warmup at least 0, --repetitions at least 1");
+          "--transactions and every window must be at least 2, --warmup at least 0, --repetitions at least 1,"
+          + " --family register or list-append");
     }
     SerialRegisterHistories.Shape shape = SerialRegisterHistories.Shape.standard(transactions);
-    System.out.printf(Locale.ROOT, "# isowatch window benchmark: %,d transactions x 8 ops, 50 sessions, %,d keys,"
-        + " window %,d, RC+RA+CC, warm-up %,d, max heap %,d MiB, started %s%n", transactions, shape.keys(), window,
-        warmup, Runtime.getRuntime().maxMemory() >> 20, Instant.now());
+    System.out.printf(Locale.ROOT, "# isowatch window benchmark: %s family, %,d transactions x 8 ops, 50 sessions,"
+        + " %,d keys, windows %s, %s, warm-up %,d, max heap %,d MiB, started %s%n", family, transactions,
+        lists ? Math.max(1, transactions / 4) : shape.keys(), Arrays.toString(sizes),
+        lists ? "RC+RA+CC and Adya (serializable)" : "RC+RA+CC", warmup, Runtime.getRuntime().maxMemory() >> 20,
+        Instant.now());
     if (warmup > 0) {
-      Run w = timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, window);
+      Run w = lists ? timeWindow(buildLists(Math.max(warmup, 2), seed + 1), listConfig(sizes[0], warmup))
+          : timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, sizes[0]);
       System.out.printf(Locale.ROOT, "warm-up: %.1f µs per transaction%n", w.micros);
     }
-    double[] micros = new double[repetitions];
-    long heap = 0;
-    double allocated = 0;
+    double[][] micros = new double[sizes.length][repetitions];
+    long[] heap = new long[sizes.length];
+    double[] allocated = new double[sizes.length];
     for (int r = 0; r < repetitions; r++) {
-      Run run = timeWindow(shape, seed, window);
-      if (run.violations > 0) {
-        System.err.println("the checker reported " + run.violations + " violations on a serial history");
-        return 1;
+      for (int i = 0; i < sizes.length; i++) {
+        Run run = lists ? timeWindow(buildLists(transactions, seed), listConfig(sizes[i], transactions))
+            : timeWindow(shape, seed, sizes[i]);
+        if (run.violations > 0) {
+          System.err.println("the checker reported " + run.violations + " violations on a serial history");
+          return 1;
+        }
+        micros[i][r] = run.micros;
+        heap[i] = run.heapBytes;
+        allocated[i] = run.allocated;
+        System.out.printf(Locale.ROOT, "run %d, window %,d: %.2f µs per transaction, %,.0f bytes allocated per"
+            + " transaction, heap %,d bytes per window transaction%n", r + 1, sizes[i], run.micros, run.allocated,
+            run.heapBytes / Math.min(sizes[i], transactions));
       }
-      micros[r] = run.micros;
-      heap = run.heapBytes;
-      allocated = run.allocated;
-      System.out.printf(Locale.ROOT, "run %d: %.2f µs per transaction, %,.0f bytes allocated per transaction,"
-          + " heap %,d bytes per window transaction%n", r + 1, run.micros, run.allocated,
-          run.heapBytes / Math.min(window, transactions));
     }
-    double median = median(micros);
     System.out.println();
-    System.out.println("| transactions | window | thread CPU per txn (µs, median) | min (µs) | runs (µs) | txn/s of one core at the median | allocated per txn (bytes) | heap per window txn (bytes) |");
-    System.out.println("|---:|---:|---:|---:|---|---:|---:|---:|");
-    StringBuilder runs = new StringBuilder();
-    for (double m : micros) {
-      runs.append(runs.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", m));
+    System.out.println("| family | transactions | window | thread CPU per txn (µs, median) | min (µs) | runs (µs) | ratio to the first window (medians) | txn/s of one core at the median | allocated per txn (bytes) | heap per window txn (bytes) |");
+    System.out.println("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|");
+    double base = median(micros[0]);
+    for (int i = 0; i < sizes.length; i++) {
+      double median = median(micros[i]);
+      StringBuilder runs = new StringBuilder();
+      for (double m : micros[i]) {
+        runs.append(runs.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", m));
+      }
+      System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %.2f | %.2f | %s | %.2f | %,.0f | %,.0f | %,d |%n", family,
+          transactions, sizes[i], median, Arrays.stream(micros[i]).min().orElseThrow(), runs, median / base,
+          1e6 / median, allocated[i], heap[i] / Math.min(sizes[i], transactions));
     }
-    System.out.printf(Locale.ROOT, "| %,d | %,d | %.2f | %.2f | %s | %,.0f | %,.0f | %,d |%n", transactions, window,
-        median, Arrays.stream(micros).min().orElseThrow(), runs, 1e6 / median, allocated,
-        heap / Math.min(window, transactions));
-    if (levels) {
+    if (levels && !lists) {
       System.out.println();
       System.out.println("| level alone (one history, no window) | thread CPU per txn (µs, median) |");
       System.out.println("|---|---:|");
@@ -152,10 +180,20 @@ public final class WindowBenchmark implements Callable<Integer> {
    * @throws IllegalArgumentException if {@code window} is below 2
    */
   public static Run timeWindow(SerialRegisterHistories.Shape shape, long seed, int window) {
+    return timeWindow(build(shape, seed), WindowConfig.of(window, 0, 0));
+  }
+
+  /**
+   * Offers {@code txns}, built afresh by the caller, one at a time to a new {@link WindowChecker}
+   * configured by {@code config} in the calling thread, and measures that thread over the offers;
+   * {@code txns} is emptied before the heap is measured.
+   *
+   * @return what the run measured
+   */
+  public static Run timeWindow(List<WindowTxn> txns, WindowConfig config) {
     long before = usedAfterGc();
-    List<WindowTxn> txns = build(shape, seed);
     int n = txns.size();
-    WindowChecker checker = new WindowChecker(WindowConfig.of(window, 0, 0), new WindowChecker.Journal() {});
+    WindowChecker checker = new WindowChecker(config, new WindowChecker.Journal() {});
     int violations = 0;
     long a0 = ALLOCATION.getCurrentThreadAllocatedBytes();
     long t0 = THREADS.getCurrentThreadCpuTime();
@@ -223,6 +261,44 @@ public final class WindowBenchmark implements Callable<Integer> {
         out.add(b.build());
       }
     });
+    return out;
+  }
+
+  /**
+   * The list-append family's window: no time bound, no read grace, and an evicted-write memory that
+   * holds every append of the run. The family's keys live the whole run (uniform over N / 4 keys,
+   * no rotation), so a list read holds elements appended long before the window; with the default
+   * memory (a few per window transaction) their appenders are forgotten and the reads reported as
+   * thin-air, which a workload that retires its keys after a bounded number of appends (Elle's, the
+   * probe's {@code --max-appends-per-key}) does not meet.
+   */
+  private static WindowConfig listConfig(int window, int transactions) {
+    return new WindowConfig(window, 0, 0, Math.max(16, SerialListAppendHistories.OPS_PER_TXN * transactions));
+  }
+
+  /**
+   * @return the list-append family's transactions ({@link SerialListAppendHistories}, standard
+   *     shape) as the monitor receives them: ids {@code t<n>}, sessions {@code s<n>}, keys {@code k<n>}
+   */
+  private static List<WindowTxn> buildLists(int transactions, long seed) {
+    History h = SerialListAppendHistories.generate(SerialListAppendHistories.Shape.standard(transactions), seed);
+    List<WindowTxn> out = new ArrayList<>(h.txnCount());
+    for (int t = 0; t < h.txnCount(); t++) {
+      WindowTxn.Builder b = WindowTxn.builder("t" + t, "s" + h.sessionOf(t), 1_000L * t, h.status(t));
+      for (int o = h.opStart(t); o < h.opEnd(t); o++) {
+        String key = new String("k" + h.opKey(o));
+        if (h.opKind(o) == OpKind.APPEND) {
+          b.append(key, h.opValue(o));
+        } else {
+          long[] list = new long[h.listLength(o)];
+          for (int i = 0; i < list.length; i++) {
+            list[i] = h.listElement(o, i);
+          }
+          b.readList(key, list);
+        }
+      }
+      out.add(b.build());
+    }
     return out;
   }
 

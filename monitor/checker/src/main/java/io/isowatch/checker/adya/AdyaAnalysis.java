@@ -63,7 +63,7 @@ record AdyaAnalysis(List<Violation> violations, Set<Anomaly> incomplete, int unr
     List<Integer> ops = new ArrayList<>();
     List<Edge> edges = new ArrayList<>();
     for (int e : cycle) {
-      txns.add(dg.g.from(e));
+      txns.add(dg.txn(dg.g.from(e)));
       edges.add(dg.toEdge(e));
       dg.evidence(e, ops);
     }

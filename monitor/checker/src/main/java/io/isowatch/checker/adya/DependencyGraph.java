@@ -49,13 +49,35 @@ final class DependencyGraph {
 
   final Digraph g;
   private final History h;
+  /** Node to transaction id, or null when node {@code t} is transaction {@code t}. */
+  private final int[] txnOf;
   private final ByteArrayList type = new ByteArrayList();
   private final IntArrayList op = new IntArrayList();
   private final LongArrayList value = new LongArrayList();
 
+  /**
+   * A graph over some of {@code h}'s transactions with the given edges, as the incremental checker
+   * hands a strongly connected region to {@link CycleSearch} ({@link LiveDependencies#region}).
+   *
+   * @param txns node {@code i} is transaction {@code txns[i]}
+   * @param from per edge, its source node; {@code to}, {@code types}, {@code ops}, {@code values}
+   *     likewise: the target node, type ({@link #WW} ...), evidence operation (in {@code h}) and
+   *     element, as this class's own constructor draws them
+   */
+  DependencyGraph(History h, int[] txns, IntArrayList from, IntArrayList to, ByteArrayList types, IntArrayList ops,
+      LongArrayList values) {
+    this.h = h;
+    this.txnOf = txns;
+    g = new Digraph(txns.length);
+    for (int e = 0; e < from.size(); e++) {
+      add(from.getInt(e), to.getInt(e), types.getByte(e), ops.getInt(e), values.getLong(e));
+    }
+  }
+
   DependencyGraph(VersionOrder vo, RegisterVersions rv, boolean sessionOrder) {
     Scope scope = vo.scope;
     h = scope.history();
+    txnOf = null;
     g = new Digraph(scope.limit());
     for (int k = 0; k < h.keyCount(); k++) {
       versionEdges(vo, k);
@@ -191,13 +213,28 @@ final class DependencyGraph {
     return type.getByte(e);
   }
 
+  /** @return the transaction id of node {@code node} */
+  int txn(int node) {
+    return txnOf == null ? node : txnOf[node];
+  }
+
+  /** @return edge {@code e}'s evidence operation: the read, or for {@code ww} the source's last append; -1 for {@code so} */
+  int op(int e) {
+    return op.getInt(e);
+  }
+
+  /** @return the element edge {@code e} cites ({@link #toEdge}) */
+  long value(int e) {
+    return value.getLong(e);
+  }
+
   /**
    * @return the witness record of edge {@code e}: key, and the element the explanation cites (the
    *     target's append for {@code ww} and {@code rw}, the element read for {@code wr})
    */
   Edge toEdge(int e) {
-    int from = g.from(e);
-    int to = g.to(e);
+    int from = txn(g.from(e));
+    int to = txn(g.to(e));
     switch (type(e)) {
       case WW:
         return new Edge(from, to, EdgeType.WW, Because.VERSION_ORDER, key(e), value.getLong(e), -1);

@@ -1,5 +1,6 @@
 package io.isowatch.checker.graph;
 
+import it.unimi.dsi.fastutil.bytes.ByteArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import java.util.Arrays;
@@ -12,9 +13,13 @@ import java.util.Arrays;
  * reordered. An edge that would close a cycle is not added; {@link #addEdge} returns the cycle.
  *
  * <p>Adjacency is kept as singly linked lists on int arrays (no object per node or edge). Edge ids
- * are dense and count rejected edges too, so callers can keep edge metadata by id.
+ * are dense and count rejected edges too, so callers can keep edge metadata by id. An edge can be
+ * removed ({@link #removeEdge}): it is marked and skipped by every later search, in O(1); the order
+ * stays topological, since removing an edge never invalidates one (Pearce &amp; Kelly, §2).
  */
 public final class DynamicOrder {
+  private static final byte LINKED = 1;
+  private static final byte REMOVED = 2;
   private final IntArrayList ord = new IntArrayList(); // node -> position
   private final IntArrayList headOut = new IntArrayList();
   private final IntArrayList headIn = new IntArrayList();
@@ -24,6 +29,8 @@ public final class DynamicOrder {
   private final IntArrayList nextIn = new IntArrayList();
   private final IntArrayList mark = new IntArrayList();
   private final IntArrayList via = new IntArrayList();
+  /** Per edge: 1 once linked into the adjacency lists, 2 once removed, 0 for a rejected edge. */
+  private final ByteArrayList state = new ByteArrayList();
   private int epoch;
   private final IntArrayList stack = new IntArrayList();
   private final IntArrayList forward = new IntArrayList();
@@ -69,6 +76,7 @@ public final class DynamicOrder {
     to.add(v);
     nextOut.add(-1);
     nextIn.add(-1);
+    state.add((byte) 0);
     if (u == v) {
       return new int[] {e};
     }
@@ -86,7 +94,52 @@ public final class DynamicOrder {
     headOut.set(u, e);
     nextIn.set(e, headIn.getInt(v));
     headIn.set(v, e);
+    state.set(e, LINKED);
     return null;
+  }
+
+  /**
+   * Removes edge {@code e} (added or rejected): later searches skip it. O(1).
+   *
+   * @throws IndexOutOfBoundsException for an id never handed out
+   */
+  public void removeEdge(int e) {
+    state.set(e, REMOVED);
+  }
+
+  /** @return whether edge {@code e} was added (not rejected) and not removed since */
+  public boolean linked(int e) {
+    return state.getByte(e) == LINKED;
+  }
+
+  /** @return the position of node {@code v} in the topological order (positions are distinct, not dense) */
+  public int position(int v) {
+    return ord.getInt(v);
+  }
+
+  /** @return the number of nodes */
+  public int nodeCount() {
+    return ord.size();
+  }
+
+  /** @return the first out-edge of {@code v} in its list, linked or removed, or -1 */
+  public int firstOut(int v) {
+    return headOut.getInt(v);
+  }
+
+  /** @return the out-edge after {@code e} in its source's list, or -1 */
+  public int nextOut(int e) {
+    return nextOut.getInt(e);
+  }
+
+  /** @return the first in-edge of {@code v} in its list, linked or removed, or -1 */
+  public int firstIn(int v) {
+    return headIn.getInt(v);
+  }
+
+  /** @return the in-edge after {@code e} in its target's list, or -1 */
+  public int nextIn(int e) {
+    return nextIn.getInt(e);
   }
 
   private int[] searchForward(int e, int v, int u, int ub) {
@@ -100,6 +153,9 @@ public final class DynamicOrder {
       int w = stack.popInt();
       forward.add(w);
       for (int f = headOut.getInt(w); f >= 0; f = nextOut.getInt(f)) {
+        if (state.getByte(f) != LINKED) {
+          continue;
+        }
         int x = to.getInt(f);
         if (x == u) {
           via.set(u, f);
@@ -139,6 +195,9 @@ public final class DynamicOrder {
       int w = stack.popInt();
       backward.add(w);
       for (int f = headIn.getInt(w); f >= 0; f = nextIn.getInt(f)) {
+        if (state.getByte(f) != LINKED) {
+          continue;
+        }
         int x = from.getInt(f);
         if (mark.getInt(x) != epoch && mark.getInt(x) != fwdEpoch && ord.getInt(x) > lb) {
           mark.set(x, epoch);

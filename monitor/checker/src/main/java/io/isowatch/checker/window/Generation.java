@@ -104,7 +104,7 @@ final class Generation {
     return maxTime;
   }
 
-  /** Starts the Adya check, catching up on the transactions fed so far with one analysis. */
+  /** Starts the Adya check, catching up on the transactions fed so far, one by one. */
   void enableAdya(List<Found> out) {
     if (adya != null) {
       return;

@@ -27,9 +27,10 @@ import java.util.Set;
  * 2020), run by each generation on its whole history at deterministic points: every K transactions
  * fed to it ({@link WindowConfig#polygraphEvery()}), when it retires, at {@link #finish()} and when
  * {@link #advance(long, boolean)} gives up (where a stream may end). Running out of their budget is
- * unknown: counted ({@link Outcome#undecidedChecks()}), never reported. The Adya check re-analyses
- * its generation on every transaction: O(W) per transaction, acceptable for list-append histories
- * for now; the axiomatic checks cost what AWDIT's incremental form costs per transaction; a
+ * unknown: counted ({@link Outcome#undecidedChecks()}), never reported. The Adya check updates only
+ * what a transaction touches (its keys' version orders and edges, a Pearce–Kelly order, a cycle
+ * search on the components that changed; {@link io.isowatch.checker.adya.IncrementalAdya}):
+ * independent of W for bounded transactions and list lengths; the axiomatic checks cost what AWDIT's incremental form costs per transaction; a
  * polygraph run costs a search over a generation (NP-complete in general, bounded by its budget),
  * about 4 + W/K runs per generation.
  *

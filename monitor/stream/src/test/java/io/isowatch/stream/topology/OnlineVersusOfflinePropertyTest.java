@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.LevelVerdicts;
+import io.isowatch.checker.adya.AdyaChecker;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.history.TestHistories;
+import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.level.Verdict;
 import io.isowatch.checker.reference.PermissiveHistories;
+import io.isowatch.checker.reference.PermissiveListHistories;
 import io.isowatch.checker.witness.CheckResult;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
@@ -133,8 +136,41 @@ class OnlineVersusOfflinePropertyTest {
     assertEqualLevels(-649L);
   }
 
+  /**
+   * The same on list-append histories with every list anomaly common ({@link
+   * PermissiveListHistories}), which the window checks with the incremental Adya check ({@link
+   * io.isowatch.checker.adya.IncrementalAdya}), on the levels only Adya's checks decide there
+   * (read uncommitted, snapshot isolation, serializable; the axiomatic checks on list-append
+   * histories are not compared here). Where two committed reads of a key are incompatible, the version order is a guess from the longest read so far, which a longer read can
+   * replace, so a cycle published on a prefix (as the batch checker finds it on that prefix) may be
+   * gone from the whole history: there the published levels must hold at least the offline ones.
+   */
+  @Property(tries = 150)
+  void listAppendViolatedLevelsEqualTheOfflineCheckers(@ForAll long seed) {
+    History h = PermissiveListHistories.generate(seed);
+    Outcome all = replay(h, seed);
+    Set<Level> adyaOnly = EnumSet.of(Level.READ_UNCOMMITTED, Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE);
+    Set<Level> actual = EnumSet.noneOf(Level.class);
+    actual.addAll(all.actual());
+    actual.retainAll(adyaOnly);
+    Set<Level> expected = EnumSet.noneOf(Level.class);
+    expected.addAll(all.expected());
+    expected.retainAll(adyaOnly);
+    Outcome o = new Outcome(actual, expected, all.thinAir(), all.readUnknownOutcome(), all.uncommittedRead());
+    boolean ambiguous = new AdyaChecker(Level.READ_COMMITTED).check(h).violations().stream()
+        .anyMatch(v -> v.anomaly() == Anomaly.INCOMPATIBLE_ORDER);
+    if (ambiguous && !o.thinAir() && !o.readUnknownOutcome()) {
+      assertThat(o.actual()).as("seed %d", seed).containsAll(o.expected());
+    } else if (!ambiguous) {
+      assertEqualLevels(o, seed);
+    }
+  }
+
   private static void assertEqualLevels(long seed) {
-    Outcome o = replay(seed);
+    assertEqualLevels(replay(seed), seed);
+  }
+
+  private static void assertEqualLevels(Outcome o, long seed) {
     if (o.thinAir() || o.readUnknownOutcome()) {
       assertThat(o.expected()).as("seed %d", seed).containsAll(o.actual());
     } else if (o.uncommittedRead()) {
