@@ -79,6 +79,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       HistoryJournal} in the same processing step, and {@link #init} rebuilds the checkers from
  *       the stores, replaying each window with output suppressed, so that after a restart nothing
  *       reported is reported again.
+ *   <li>Split ({@link CheckerStage#supplier(MonitorConfig, MonitorMetrics,
+ *       io.isowatch.checker.window.CheckFamily, boolean)}): the checker runs one family of checks;
+ *       each violation goes out with headers {@value #FAMILY_HEADER} and {@value #LAST_SEQ_HEADER},
+ *       counted by the merge ({@link ViolationMerge}) rather than here, and each move of a history's
+ *       oldest generation as a progress record (no value, headers {@value #FAMILY_HEADER} and
+ *       {@value #PROGRESS_HEADER}); only the primary family's checker counts transactions, unresolved
+ *       reads and the thin-air reads of a stronger level, exports window gauges, and publishes and
+ *       counts dead letters, which every family sees alike.
  *   <li>Window gauges ({@link MonitorMetrics#windowSize}): set for each history when a transaction
  *       is checked and when {@link #init} restores its window; removed for this task's histories
  *       when Kafka Streams closes the processor ({@link #close}), so that after a rebalance only
@@ -282,6 +290,9 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
         metrics.unresolvedReads(o.unresolvedReads());
       }
       metrics.windowSize(historyId, state.checker.windowSize(), state.checker.heldCount());
+    }
+    if (lane.split() && o.checked() > 0) {
+      metrics.familyChecked(lane.family().id(), o.checked());
     }
     if (o.undecidedChecks() > 0) {
       metrics.undecidedChecks(o.undecidedChecks());
