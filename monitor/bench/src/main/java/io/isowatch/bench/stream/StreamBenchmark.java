@@ -71,6 +71,9 @@ public final class StreamBenchmark implements Callable<Integer> {
   @Option(names = "--scale-window", description = "Window of the scale rows in transactions (default: ${DEFAULT-VALUE}).")
   int scaleWindow = 20_000;
 
+  @Option(names = "--scale-only", description = "Run only the scale rows (no throughput, ceiling or latency rows).")
+  boolean scaleOnly;
+
   @Option(names = "--scale-list-append-transactions",
       description = "Transactions of the list-append scale rows, whose Adya check costs O(W) per transaction (default: ${DEFAULT-VALUE}).")
   int scaleListTransactions = 10_000;
@@ -122,9 +125,9 @@ public final class StreamBenchmark implements Callable<Integer> {
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Properties client = new Properties();
       client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-      History warmupHistory = warmup == 0 ? null
+      History warmupHistory = warmup == 0 || scaleOnly ? null
           : SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(warmup), seed + 1);
-      for (String form : forms) {
+      for (String form : scaleOnly ? List.<String>of() : forms) {
         if (warmupHistory != null) {
           // the JIT compiles the topology's code paths here, not in the timed run
           String topic = "bench.warmup." + form;
@@ -136,13 +139,16 @@ public final class StreamBenchmark implements Callable<Integer> {
         long published = publish(client, kafka, topic, history, form);
         results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL, tuning).run());
       }
-      if (latencySeconds > 0) {
+      if (latencySeconds > 0 && !scaleOnly) {
         latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, tuning).run();
       }
       if (!scaleFamilies.equals(List.of("none"))) {
         ScaleTable.run(kafka, client, tuning, scaleFamilies, forms, new ScaleTable.Size(scaleTransactions, scaleWindow),
             new ScaleTable.Size(scaleListTransactions, scaleListWindow), seed);
       }
+    }
+    if (scaleOnly) {
+      return 0;
     }
     // the checker alone, after the topology runs so that the JIT has compiled it as it runs there
     if (warmup > 0) {
