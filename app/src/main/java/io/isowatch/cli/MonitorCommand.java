@@ -110,6 +110,13 @@ final class MonitorCommand implements Callable<Integer> {
           + " (default: 0).")
   private Duration windowTime;
 
+  @Option(names = "--split-levels", negatable = true, defaultValue = "false", fallbackValue = "true",
+      description = "Check each history in one Kafka Streams task per family of checks (axiomatic; Adya and"
+          + " polygraph), merged by violation id, so that a second stream thread (num.stream.threads in"
+          + " the config file) or instance checks one history faster; changes the internal topics and"
+          + " stores, so switch it only with a new --application-id (default: off; docs/monitoring.md).")
+  private boolean splitLevels;
+
   @Option(names = "--read-grace", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
       description = "How long (event time) a read whose writer has not arrived waits, past its end time,"
           + " before it is published as a thin-air read: once every partition of the events topic has"
@@ -288,7 +295,8 @@ final class MonitorCommand implements Callable<Integer> {
           .withTimeouts(readGrace == null ? d.readGrace() : readGrace, d.sequenceGrace(), d.openTimeout())
           .withSources(new MonitorConfig.Sources(0,
               partitionIdle == null ? d.sources().idleAfter() : partitionIdle,
-              readHoldLimit == null ? d.sources().holdLimit() : readHoldLimit));
+              readHoldLimit == null ? d.sources().holdLimit() : readHoldLimit))
+          .withSplitLevels(splitLevels);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

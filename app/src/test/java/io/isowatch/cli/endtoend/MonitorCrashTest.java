@@ -22,9 +22,10 @@ import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Crashes: {@code isowatch monitor} in a child JVM is killed with SIGKILL (no shutdown hook, no
@@ -44,16 +45,22 @@ class MonitorCrashTest {
 
   @TempDir Path tmp;
 
-  @Test
-  void aMonitorKilledRepeatedlyAtRandomPointsLosesAndDuplicatesNothing() throws Exception {
+  /**
+   * @param split whether the monitor runs with {@code --split-levels} (the reference run too): the
+   *     merge's stores must then survive the kills as the checkers' do
+   */
+  @ParameterizedTest(name = "split {0}")
+  @ValueSource(booleans = {false, true})
+  void aMonitorKilledRepeatedlyAtRandomPointsLosesAndDuplicatesNothing(boolean split) throws Exception {
     int kills = Integer.getInteger("isowatch.faults.kills", DEFAULT_KILLS);
     int transactions = Integer.getInteger("isowatch.faults.transactions", 250);
     long seed = Long.getLong("isowatch.faults.seed", 23);
-    String prefix = "it-crash";
+    String prefix = "it-crash" + (split ? "-split" : "");
     String appId = prefix + "-app";
     MonitorConfig config = MonitorConfig.defaults()
         .withTopics(prefix + ".events", prefix + ".violations", prefix + ".dlq")
-        .withExpectedLevel(Level.SERIALIZABLE);
+        .withExpectedLevel(Level.SERIALIZABLE)
+        .withSplitLevels(split);
     ExactOutput.Workload run = ExactOutput.writeSkews("h-crash-", 3, transactions, seed);
     Map<String, String> expected = ExactOutput.uninterrupted(config, run.events(), tmp.resolve("reference"));
     assertThat(expected.values()).containsExactlyInAnyOrderElementsOf(run.expected());

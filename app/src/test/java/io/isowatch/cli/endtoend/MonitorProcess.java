@@ -68,6 +68,7 @@ final class MonitorProcess {
         "--state-dir", stateDir.toString(),
         "--config", configFile.toString(),
         "--metrics-port", "0",
+        config.splitLevels() ? "--split-levels" : "--no-split-levels",
         "--no-print-violations");
     Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return new MonitorProcess(p, log);

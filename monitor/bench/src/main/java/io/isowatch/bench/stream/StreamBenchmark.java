@@ -31,8 +31,10 @@ import picocli.CommandLine.Option;
  *
  * <p>Workload: the checker benchmark's register family ({@link SerialRegisterHistories}, 8 operations
  * per transaction, 50 sessions, half reads), one history, one partition (one checker task), checked
- * with read committed, read atomic and causal consistency on (expected level causal). This class
- * parses options and prints; {@link ThroughputRun} and {@link LatencyRun} measure.
+ * with read committed, read atomic and causal consistency on (expected level causal). Then the scale
+ * rows ({@link ScaleTable}): one history of the register and of the list-append family over one and
+ * two stream threads and two instances, whole and split check ({@code --split-levels}). This class
+ * parses options and prints; {@link ThroughputRun}, {@link LatencyRun} and {@link ScaleRun} measure.
  */
 @Command(name = "isowatch-stream-bench", mixinStandardHelpOptions = true,
     description = "Times the monitor's Kafka Streams topology on an in-process broker.")
@@ -58,6 +60,26 @@ public final class StreamBenchmark implements Callable<Integer> {
   @Option(names = "--warmup", description = "Transactions of a warm-up run of the topology, per form, and of the checker alone, before the timed ones "
       + "(another history and topic, results not reported; 0 for none; default: ${DEFAULT-VALUE}).")
   int warmup = 50_000;
+
+  @Option(names = "--scale", split = ",", description = "Families of the scale rows (one history over 1 and 2 stream threads"
+      + " and 2 instances, whole and split check): register, list-append; 'none' for none (default: register,list-append).")
+  List<String> scaleFamilies = List.of("register", "list-append");
+
+  @Option(names = "--scale-transactions", description = "Transactions of the scale rows' history, per family (default: ${DEFAULT-VALUE}).")
+  int scaleTransactions = 100_000;
+
+  @Option(names = "--scale-window", description = "Window of the scale rows in transactions (default: ${DEFAULT-VALUE}).")
+  int scaleWindow = 20_000;
+
+  @Option(names = "--scale-only", description = "Run only the scale rows (no throughput, ceiling or latency rows).")
+  boolean scaleOnly;
+
+  @Option(names = "--scale-list-append-transactions",
+      description = "Transactions of the list-append scale rows, whose Adya check costs O(W) per transaction (default: ${DEFAULT-VALUE}).")
+  int scaleListTransactions = 10_000;
+
+  @Option(names = "--scale-list-append-window", description = "Window of the list-append scale rows (default: ${DEFAULT-VALUE}).")
+  int scaleListWindow = 1_000;
 
   @Option(names = "--seed", description = "Generation seed (default: ${DEFAULT-VALUE}).")
   long seed = 1;
@@ -103,9 +125,9 @@ public final class StreamBenchmark implements Callable<Integer> {
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Properties client = new Properties();
       client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-      History warmupHistory = warmup == 0 ? null
+      History warmupHistory = warmup == 0 || scaleOnly ? null
           : SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(warmup), seed + 1);
-      for (String form : forms) {
+      for (String form : scaleOnly ? List.<String>of() : forms) {
         if (warmupHistory != null) {
           // the JIT compiles the topology's code paths here, not in the timed run
           String topic = "bench.warmup." + form;
@@ -117,9 +139,16 @@ public final class StreamBenchmark implements Callable<Integer> {
         long published = publish(client, kafka, topic, history, form);
         results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL, tuning).run());
       }
-      if (latencySeconds > 0) {
+      if (latencySeconds > 0 && !scaleOnly) {
         latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, tuning).run();
       }
+      if (!scaleFamilies.equals(List.of("none"))) {
+        ScaleTable.run(kafka, client, tuning, scaleFamilies, forms, new ScaleTable.Size(scaleTransactions, scaleWindow),
+            new ScaleTable.Size(scaleListTransactions, scaleListWindow), seed);
+      }
+    }
+    if (scaleOnly) {
+      return 0;
     }
     // the checker alone, after the topology runs so that the JIT has compiled it as it runs there
     if (warmup > 0) {
@@ -169,7 +198,16 @@ public final class StreamBenchmark implements Callable<Integer> {
 
   /** Publishes {@code history} to a new one-partition {@code topic} in {@code form}; returns the records sent. */
   private static long publish(Properties client, EmbeddedKafka kafka, String topic, History history, String form) {
-    kafka.createTopic(topic, 1, Optional.empty());
+    return publish(client, kafka, topic, 1, history, form);
+  }
+
+  /**
+   * Publishes {@code history} (historyId {@code bench}) to a new {@code topic} of {@code partitions}
+   * partitions in {@code form}, keyed by historyId/sessionId; returns the records sent.
+   */
+  static long publish(Properties client, EmbeddedKafka kafka, String topic, int partitions, History history,
+      String form) {
+    kafka.createTopic(topic, partitions, Optional.empty());
     HistoryRecords records = new HistoryRecords(history, "bench", Instant.now(), Duration.ofNanos(1000));
     long published;
     try (Replayer replayer = new Replayer(client, topic)) {

@@ -274,7 +274,7 @@ final class ThroughputRun {
   }
 
   /** @return CPU time so far of the threads named {@code ...-StreamThread-<n>} (the stream threads), ns */
-  private static long streamThreadCpuNanos() {
+  static long streamThreadCpuNanos() {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long sum = 0;
     for (ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {

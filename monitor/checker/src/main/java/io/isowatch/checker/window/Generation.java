@@ -59,7 +59,7 @@ final class Generation {
   /**
    * @param start feed position of the first transaction
    * @param axiomaticChecks the axiomatic checks to run
-   * @param adyaCheck the Adya check to run once list-append operations are seen
+   * @param adyaCheck the Adya check to run once list-append operations are seen; null for none
    * @param polygraphChecks the polygraph checks to run ({@link #decide}) while none are seen
    * @param listAppend whether they have been seen already
    */
@@ -79,7 +79,7 @@ final class Generation {
       // strong session variants, as the axiomatic checks read session order
       polygraph[i] = new PolygraphChecker(this.polygraphChecks[i].level());
     }
-    if (listAppend) {
+    if (listAppend && adyaCheck != null) {
       adya = new IncrementalAdya(h, adyaCheck.level(), true);
     }
   }
@@ -104,9 +104,9 @@ final class Generation {
     return maxTime;
   }
 
-  /** Starts the Adya check, catching up on the transactions fed so far, one by one. */
+  /** Starts the Adya check (if this generation runs one), catching up on the transactions fed so far, one by one. */
   void enableAdya(List<Found> out) {
-    if (adya != null) {
+    if (adya != null || adyaCheck == null) {
       return;
     }
     adya = new IncrementalAdya(h, adyaCheck.level(), true);

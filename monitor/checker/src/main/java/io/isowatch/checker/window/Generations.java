@@ -7,6 +7,7 @@ import io.isowatch.checker.level.Level;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The window of a {@link WindowChecker}: the live {@link Generation}s, each with its own history
@@ -56,6 +57,10 @@ final class Generations {
       .stream().filter(c -> c.model() == LevelPlan.Model.POLYGRAPH).toList();
 
   private final WindowConfig config;
+  /** The checks of the config's families ({@link WindowConfig#families()}); no Adya check is null. */
+  private final List<LevelPlan.Check> axiomaticChecks;
+  private final LevelPlan.Check adyaCheck;
+  private final List<LevelPlan.Check> polygraphChecks;
   private final WindowChecker.Journal journal;
   private final Writers writers;
   private final Reporter reporter;
@@ -77,6 +82,9 @@ final class Generations {
    */
   Generations(WindowConfig config, WindowChecker.Journal journal, Writers writers, Reporter reporter) {
     this.config = config;
+    this.axiomaticChecks = only(AXIOMATIC, config.families());
+    this.adyaCheck = only(List.of(ADYA), config.families()).isEmpty() ? null : ADYA;
+    this.polygraphChecks = only(POLYGRAPH, config.families());
     this.journal = journal;
     this.writers = writers;
     this.reporter = reporter;
@@ -159,7 +167,7 @@ final class Generations {
     liveBase = fed.isEmpty() ? storedNextSeq : fed.get(0).seq();
     for (WindowChecker.Fed f : fed) {
       while (next < starts.length && starts[next] <= f.seq()) {
-        generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, POLYGRAPH, false));
+        generations.add(generation(starts[next++], false));
       }
       if (f.txn().hasListOps()) {
         listAppend = true;
@@ -178,9 +186,18 @@ final class Generations {
       found.clear();
     }
     while (next < starts.length) {
-      generations.add(new Generation(starts[next++], AXIOMATIC, ADYA, POLYGRAPH, listAppend));
+      generations.add(generation(starts[next++], listAppend));
     }
     nextSeq = storedNextSeq;
+  }
+
+  /** @return a generation starting at {@code start} running the checks of the config's families */
+  private Generation generation(long start, boolean listAppendSeen) {
+    return new Generation(start, axiomaticChecks, adyaCheck, polygraphChecks, listAppendSeen);
+  }
+
+  private static List<LevelPlan.Check> only(List<LevelPlan.Check> checks, Set<CheckFamily> families) {
+    return checks.stream().filter(c -> families.stream().anyMatch(f -> f.runs(c))).toList();
   }
 
   /** @return the youngest live generation; there is one once a transaction was fed */
@@ -239,7 +256,7 @@ final class Generations {
   /** Starts a generation at {@code seq} when the youngest is half full (by count or time), retiring the oldest of three. */
   private void admit(long seq, long streamTime) {
     if (generations.isEmpty()) {
-      generations.add(new Generation(seq, AXIOMATIC, ADYA, POLYGRAPH, listAppend));
+      generations.add(generation(seq, listAppend));
       liveBase = seq;
       return;
     }
@@ -251,7 +268,7 @@ final class Generations {
     if (!byCount && !byTime) {
       return;
     }
-    generations.add(new Generation(seq, AXIOMATIC, ADYA, POLYGRAPH, listAppend));
+    generations.add(generation(seq, listAppend));
     if (generations.size() > 2) {
       retire(streamTime);
     }

@@ -1,6 +1,9 @@
 package io.isowatch.checker.window;
 
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The window checker's bounds, and the clock its read grace runs on.
@@ -19,9 +22,11 @@ import java.util.Objects;
  * @param polygraphEvery K: on register-only histories, each generation runs the polygraph checks
  *     (snapshot isolation and serializable) every K transactions fed to it, besides when it retires
  *     and when the window is finished or gives up; 0 for only those ({@link Generations})
+ * @param families which families of checks the generations run ({@link CheckFamily}); all of them
+ *     unless the caller spreads a history's checking over several checkers
  */
 public record WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites,
-    ReadClock readClock, int polygraphEvery) {
+    ReadClock readClock, int polygraphEvery, Set<CheckFamily> families) {
   /** How many evicted-write fingerprints are kept per window transaction by {@link #of}. */
   public static final int EVICTED_WRITES_PER_TXN = 4;
 
@@ -43,7 +48,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
 
   /**
    * @throws IllegalArgumentException for W below 2 or a negative bound
-   * @throws NullPointerException for a null clock
+   * @throws NullPointerException for a null clock or families
    */
   public WindowConfig {
     if (windowTransactions < 2) {
@@ -53,6 +58,18 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
       throw new IllegalArgumentException("bounds must not be negative");
     }
     Objects.requireNonNull(readClock, "readClock");
+    families = Collections.unmodifiableSet(EnumSet.copyOf(Objects.requireNonNull(families, "families")));
+  }
+
+  /**
+   * A config running every family of checks.
+   *
+   * @throws IllegalArgumentException as the canonical constructor
+   */
+  public WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites,
+      ReadClock readClock, int polygraphEvery) {
+    this(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock, polygraphEvery,
+        CheckFamily.all());
   }
 
   /**
@@ -88,7 +105,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
   /** @return this config with its read grace on {@link ReadClock#WATERMARKS} */
   public WindowConfig withWatermarks() {
     return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites,
-        ReadClock.WATERMARKS, polygraphEvery);
+        ReadClock.WATERMARKS, polygraphEvery, families);
   }
 
   /**
@@ -98,7 +115,21 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
    * @throws IllegalArgumentException for a negative {@code k}
    */
   public WindowConfig withPolygraphEvery(int k) {
-    return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock, k);
+    return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock, k,
+        families);
+  }
+
+  /**
+   * @param only the families of checks to run (not empty)
+   * @return this config running only those
+   * @throws IllegalArgumentException for no family
+   */
+  public WindowConfig withFamilies(Set<CheckFamily> only) {
+    if (only.isEmpty()) {
+      throw new IllegalArgumentException("a window checker must run at least one family of checks");
+    }
+    return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock,
+        polygraphEvery, only);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.isowatch.stream.check;
 
 import io.isowatch.checker.LevelVerdicts;
 import io.isowatch.checker.finding.Finding;
+import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.window.RejectedTransactionException;
 import io.isowatch.checker.window.WindowChecker;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -77,6 +79,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       HistoryJournal} in the same processing step, and {@link #init} rebuilds the checkers from
  *       the stores, replaying each window with output suppressed, so that after a restart nothing
  *       reported is reported again.
+ *   <li>Split ({@link CheckerStage#supplier(MonitorConfig, MonitorMetrics,
+ *       io.isowatch.checker.window.CheckFamily, boolean)}): the checker runs one family of checks;
+ *       each violation goes out with headers {@value #FAMILY_HEADER} and {@value #LAST_SEQ_HEADER},
+ *       counted by the merge ({@link ViolationMerge}) rather than here, and each move of a history's
+ *       oldest generation as a progress record (no value, headers {@value #FAMILY_HEADER} and
+ *       {@value #PROGRESS_HEADER}); only the primary family's checker counts transactions, unresolved
+ *       reads and the thin-air reads of a stronger level, exports window gauges, and publishes and
+ *       counts dead letters, which every family sees alike.
  *   <li>Window gauges ({@link MonitorMetrics#windowSize}): set for each history when a transaction
  *       is checked and when {@link #init} restores its window; removed for this task's histories
  *       when Kafka Streams closes the processor ({@link #close}), so that after a rebalance only
@@ -84,15 +94,28 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * </ul>
  */
 final class CheckerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
+  /** Header of a split checker's records for the merge: its family's id (UTF-8). */
+  static final String FAMILY_HEADER = "isowatch.check-family";
+  /** Header of a split checker's violation: the feed position of its latest transaction (8 bytes big-endian). */
+  static final String LAST_SEQ_HEADER = "isowatch.last-seq";
+  /**
+   * Header of a split checker's progress record (no value): the feed position where the history's
+   * oldest live generation starts (8 bytes big-endian); the checker cannot find a violation whose
+   * transactions are all before it.
+   */
+  static final String PROGRESS_HEADER = "isowatch.window-start";
   private final MonitorConfig config;
   private final WindowConfig window;
   private final MonitorMetrics metrics;
+  private final CheckerStage.Lane lane;
   /** How often, in wall-clock time, the hold limit is checked. */
   static final Duration HOLD_CHECK_INTERVAL = Duration.ofSeconds(1);
   private final Map<String, HistoryState> histories = new HashMap<>();
   private ProcessorContext<String, SpecificRecord> context;
   /** The value of the header naming this application on every violation ({@link CheckerStage#APPLICATION_ID_HEADER}). */
   private byte[] applicationId;
+  /** The value of {@link #FAMILY_HEADER} (split checkers). */
+  private byte[] familyId;
   private CheckerStores stores;
   /** Each history's read clock: the events topic's partitions' low watermark in its event time. */
   private Map<String, SourceClock> clocks;
@@ -107,6 +130,8 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     final WindowChecker checker;
     final HistoryJournal journal;
     boolean synced;
+    /** The window start last published as progress (split checkers), -1 for none since {@link #init}. */
+    long progressSent = -1;
 
     HistoryState(WindowChecker checker, HistoryJournal journal, boolean synced) {
       this.checker = checker;
@@ -115,20 +140,23 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     }
   }
 
-  CheckerProcessor(MonitorConfig config, WindowConfig window, MonitorMetrics metrics) {
+  CheckerProcessor(MonitorConfig config, WindowConfig window, MonitorMetrics metrics, CheckerStage.Lane lane) {
     this.config = config;
     this.window = window;
     this.metrics = metrics;
+    this.lane = lane;
+  }
+
+  private KeyValueStore<Bytes, byte[]> store(String name) {
+    return context.getStateStore(CheckerStage.storeName(name, lane.family()));
   }
 
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
-    stores = new CheckerStores(context.getStateStore(CheckerStage.WINDOW_STORE),
-        context.getStateStore(CheckerStage.HELD_STORE), context.getStateStore(CheckerStage.REPORTED_STORE),
-        context.getStateStore(CheckerStage.EVICTED_STORE), context.getStateStore(CheckerStage.LAST_WRITES_STORE),
-        context.getStateStore(CheckerStage.LISTS_STORE), context.getStateStore(CheckerStage.META_STORE),
-        context.getStateStore(CheckerStage.SOURCES_STORE));
+    stores = new CheckerStores(store(CheckerStage.WINDOW_STORE), store(CheckerStage.HELD_STORE),
+        store(CheckerStage.REPORTED_STORE), store(CheckerStage.EVICTED_STORE), store(CheckerStage.LAST_WRITES_STORE),
+        store(CheckerStage.LISTS_STORE), store(CheckerStage.META_STORE), store(CheckerStage.SOURCES_STORE));
     clocks = SourceClock.loadAll(stores.sources(), config.sources().eventsPartitions(), context.currentSystemTimeMs());
     Map<String, byte[]> metas = new TreeMap<>();
     try (KeyValueIterator<Bytes, byte[]> it = stores.meta().all()) {
@@ -141,9 +169,12 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       HistoryJournal journal = new HistoryJournal(e.getKey(), stores);
       WindowChecker checker = journal.restore(window, e.getValue());
       histories.put(e.getKey(), new HistoryState(checker, journal, false));
-      metrics.windowRestored(e.getKey(), checker.windowSize(), checker.heldCount());
+      if (lane.primary()) {
+        metrics.windowRestored(e.getKey(), checker.windowSize(), checker.heldCount());
+      }
     }
     applicationId = context.applicationId().getBytes(StandardCharsets.UTF_8);
+    familyId = lane.split() ? lane.family().id().getBytes(StandardCharsets.UTF_8) : null;
     context.schedule(HOLD_CHECK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::checkStall);
   }
 
@@ -228,7 +259,9 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   @Override
   public void close() {
     for (String historyId : histories.keySet()) {
-      metrics.windowReleased(historyId);
+      if (lane.primary()) {
+        metrics.windowReleased(historyId);
+      }
     }
     histories.clear();
   }
@@ -247,34 +280,58 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
   }
 
   private void publish(String historyId, HistoryState state, WindowChecker.Outcome o, long timestampMillis) {
-    state.journal.meta(state.checker.meta());
-    for (int i = 0; i < o.checked(); i++) {
-      metrics.transactionChecked(i == 0 ? o.checkedOps() : 0);
+    WindowChecker.Meta meta = state.checker.meta();
+    state.journal.meta(meta);
+    if (lane.primary()) {
+      for (int i = 0; i < o.checked(); i++) {
+        metrics.transactionChecked(i == 0 ? o.checkedOps() : 0);
+      }
+      if (o.unresolvedReads() > 0) {
+        metrics.unresolvedReads(o.unresolvedReads());
+      }
+      metrics.windowSize(historyId, state.checker.windowSize(), state.checker.heldCount());
     }
-    if (o.unresolvedReads() > 0) {
-      metrics.unresolvedReads(o.unresolvedReads());
+    if (lane.split() && o.checked() > 0) {
+      metrics.familyChecked(lane.family().id(), o.checked());
     }
     if (o.undecidedChecks() > 0) {
       metrics.undecidedChecks(o.undecidedChecks());
     }
-    metrics.windowSize(historyId, state.checker.windowSize(), state.checker.heldCount());
     Level expected = config.levelOf(historyId);
     long detectedAt = timestampMillis * 1000;
     for (WindowViolation v : o.violations()) {
       Finding f = v.finding();
       if (!LevelVerdicts.breaks(f.level(), expected)) {
-        metrics.strongerLevelOnly(f.level().cliName(), f.anomaly().id());
+        // every family's checker finds the window's thin-air reads: the primary one counts them
+        if (lane.primary() || f.anomaly() != Anomaly.THIN_AIR_READ) {
+          metrics.strongerLevelOnly(f.level().cliName(), f.anomaly().id());
+        }
         continue;
       }
+      Headers headers = new RecordHeaders().add(CheckerStage.APPLICATION_ID_HEADER, applicationId);
+      if (lane.split()) {
+        headers.add(FAMILY_HEADER, familyId).add(LAST_SEQ_HEADER, StoreKeys.longBytes(v.lastSeq()));
+      } else {
+        metrics.violation(f.level().cliName(), f.anomaly().id()); // else counted by the merge, once
+      }
       context.forward(new Record<>(historyId, ViolationMapping.toAvro(historyId, v, detectedAt), timestampMillis,
-          new RecordHeaders().add(CheckerStage.APPLICATION_ID_HEADER, applicationId)));
-      metrics.violation(f.level().cliName(), f.anomaly().id());
+          headers));
       long latencyMicros = System.currentTimeMillis() * 1000 - v.closingTime();
       metrics.checkLatency(Duration.ofNanos(Math.max(0, latencyMicros) * 1000));
     }
+    long[] starts = meta.generationStarts();
+    if (lane.split() && starts.length > 0 && starts[0] != state.progressSent) {
+      state.progressSent = starts[0];
+      context.forward(new Record<String, SpecificRecord>(historyId, null, timestampMillis, new RecordHeaders()
+          .add(FAMILY_HEADER, familyId).add(PROGRESS_HEADER, StoreKeys.longBytes(starts[0]))));
+    }
   }
 
+  /** Publishes and counts a dead letter; a split checker that is not the primary one drops it (the primary one sees it too). */
   private void deadLetter(Record<String, SpecificRecord> record, String reasonClass, String reason) {
+    if (!lane.primary()) {
+      return;
+    }
     RecordMetadata m = context.recordMetadata().orElse(null);
     ByteBuffer raw = record.value() == null ? null : ByteBuffer.wrap(RecordCodec.encode(record.value()));
     DeadLetter dl = new DeadLetter(raw, m == null ? "" : m.topic(), m == null ? -1 : m.partition(),

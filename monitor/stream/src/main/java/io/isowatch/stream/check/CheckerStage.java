@@ -1,5 +1,6 @@
 package io.isowatch.stream.check;
 
+import io.isowatch.checker.window.CheckFamily;
 import io.isowatch.checker.window.WindowConfig;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
@@ -62,19 +63,68 @@ public final class CheckerStage {
    */
   public static ProcessorSupplier<String, SpecificRecord, String, SpecificRecord> supplier(
       MonitorConfig config, MonitorMetrics metrics) {
-    WindowConfig window = windowConfig(config);
+    return supplier(config, metrics, Lane.WHOLE);
+  }
+
+  /**
+   * The checker of one family of checks, when a history's checking is split over several tasks
+   * ({@link io.isowatch.stream.topology.MonitorTopology}): its stores are named after the family
+   * ({@link #storeName}), and it publishes for the merge ({@link ViolationMerge}): each violation
+   * with the headers {@value CheckerProcessor#FAMILY_HEADER} and {@value
+   * CheckerProcessor#LAST_SEQ_HEADER}, and each history's progress (a record with no value and the
+   * header {@value CheckerProcessor#PROGRESS_HEADER}) whenever its window's oldest generation moves.
+   *
+   * @param family the family this checker runs
+   * @param primary whether this family's checker is the one that counts what every family's
+   *     checker sees alike (transactions checked, unresolved reads, window gauges, dead letters) and
+   *     publishes the dead letters
+   * @return the supplier of the family's checker processor, with its stores
+   */
+  public static ProcessorSupplier<String, SpecificRecord, String, SpecificRecord> supplier(
+      MonitorConfig config, MonitorMetrics metrics, CheckFamily family, boolean primary) {
+    return supplier(config, metrics, new Lane(family, primary));
+  }
+
+  /**
+   * @param family the family of checks a split checker runs; null for the whole check, not split
+   * @param primary whether it counts and publishes what every family sees alike
+   */
+  record Lane(CheckFamily family, boolean primary) {
+    static final Lane WHOLE = new Lane(null, true);
+
+    boolean split() {
+      return family != null;
+    }
+  }
+
+  private static ProcessorSupplier<String, SpecificRecord, String, SpecificRecord> supplier(
+      MonitorConfig config, MonitorMetrics metrics, Lane lane) {
+    WindowConfig window = lane.split() ? windowConfig(config).withFamilies(Set.of(lane.family()))
+        : windowConfig(config);
     return new ProcessorSupplier<>() {
       @Override
       public Processor<String, SpecificRecord, String, SpecificRecord> get() {
-        return new CheckerProcessor(config, window, metrics);
+        return new CheckerProcessor(config, window, metrics, lane);
       }
 
       @Override
       public Set<StoreBuilder<?>> stores() {
-        return Set.of(store(WINDOW_STORE), store(HELD_STORE), store(REPORTED_STORE), store(EVICTED_STORE),
-            store(LAST_WRITES_STORE), store(LISTS_STORE), store(META_STORE), store(SOURCES_STORE));
+        return Set.of(store(WINDOW_STORE, lane), store(HELD_STORE, lane), store(REPORTED_STORE, lane),
+            store(EVICTED_STORE, lane), store(LAST_WRITES_STORE, lane), store(LISTS_STORE, lane),
+            store(META_STORE, lane), store(SOURCES_STORE, lane));
       }
     };
+  }
+
+  /**
+   * @param store one of the stage's store names ({@link #WINDOW_STORE} ...)
+   * @param family the family of a split checker, or null
+   * @return the store's name in that checker: {@code store} itself for the whole check, else with
+   *     the family after {@code isowatch-check-} ({@code isowatch-check-axiomatic-window})
+   */
+  public static String storeName(String store, CheckFamily family) {
+    String prefix = "isowatch-check-";
+    return family == null ? store : prefix + family.id() + "-" + store.substring(prefix.length());
   }
 
   /**
@@ -86,7 +136,12 @@ public final class CheckerStage {
         config.readGrace().toNanos() / 1000).withWatermarks();
   }
 
-  private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name) {
+  private static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name, Lane lane) {
+    return store(storeName(name, lane.family()));
+  }
+
+  /** @return a persistent, logged, cached key-value store of bytes named {@code name} */
+  static StoreBuilder<KeyValueStore<Bytes, byte[]>> store(String name) {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray())
         .withCachingEnabled();
   }

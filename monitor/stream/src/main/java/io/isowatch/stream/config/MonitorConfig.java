@@ -34,6 +34,9 @@ import java.util.Objects;
  * @param sources how the checker stage learns the progress of the events topic's partitions (its
  *     read grace runs on their low watermark)
  * @param input what the events topic carries (default {@link EventsInput#AVRO})
+ * @param splitLevels whether each history's checking is split over one Kafka Streams task per
+ *     family of checks, merged by violation id (docs/monitoring.md, "One history over several
+ *     cores"), so that more stream threads or instances check one history faster; default false
  */
 public record MonitorConfig(
     String eventsTopic,
@@ -49,7 +52,8 @@ public record MonitorConfig(
     Duration duplicateRetention,
     Limits limits,
     Sources sources,
-    EventsInput input) {
+    EventsInput input,
+    boolean splitLevels) {
 
   /** Default input topic. */
   public static final String EVENTS = "isowatch.events";
@@ -184,7 +188,20 @@ public record MonitorConfig(
       Duration sequenceGrace, Duration openTimeout) {
     this(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory, windowTransactions,
         windowTime, readGrace, sequenceGrace, openTimeout, DUPLICATE_RETENTION, Limits.defaults(),
-        Sources.defaults(), EventsInput.AVRO);
+        Sources.defaults(), EventsInput.AVRO, false);
+  }
+
+  /**
+   * The configuration before the input form and the split check existed: Avro input, not split.
+   *
+   * @throws NullPointerException for a null field
+   * @throws IllegalArgumentException for a window below 2 transactions or a negative duration
+   */
+  public MonitorConfig(String eventsTopic, String violationsTopic, String dlqTopic, Level expectedLevel,
+      Map<String, Level> levelByHistory, int windowTransactions, Duration windowTime, Duration readGrace,
+      Duration sequenceGrace, Duration openTimeout, Duration duplicateRetention, Limits limits, Sources sources) {
+    this(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory, windowTransactions, windowTime,
+        readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, EventsInput.AVRO, false);
   }
 
   /**
@@ -229,54 +246,61 @@ public record MonitorConfig(
   /** @return a copy expecting {@code level} of every history not in the per-history map */
   public MonitorConfig withExpectedLevel(Level level) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, level, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
   }
 
   /** @return a copy with the per-history expected levels */
   public MonitorConfig withLevelByHistory(Map<String, Level> levels) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levels,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
   }
 
   /** @return a copy with a window of {@code transactions} transactions and {@code time} */
   public MonitorConfig withWindow(int transactions, Duration time) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
   }
 
   /** @return a copy with the given grace periods and open-transaction timeout */
   public MonitorConfig withTimeouts(Duration readGrace, Duration sequenceGrace, Duration openTimeout) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
   }
 
   /** @return a copy with other topic names */
   public MonitorConfig withTopics(String events, String violations, String dlq) {
     return new MonitorConfig(events, violations, dlq, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
   }
 
   /** @return a copy remembering emitted transactions for {@code retention} of event time */
   public MonitorConfig withDuplicateRetention(Duration retention) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits, sources, input);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits, sources, input, splitLevels);
   }
 
   /** @return a copy enforcing {@code limits} */
   public MonitorConfig withLimits(Limits limits) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
   }
 
   /** @return a copy with other watermark sources' settings */
   public MonitorConfig withSources(Sources sources) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
   }
 
   /** @return a copy reading the events topic as {@code input} */
   public MonitorConfig withInput(EventsInput input) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+  }
+
+  /** @return a copy that splits each history's checking over one task per family of checks, or not */
+  public MonitorConfig withSplitLevels(boolean split) {
+    return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources,
+        input, split);
   }
 }

@@ -75,6 +75,20 @@ public final class MonitorMetrics {
   }
 
   /**
+   * Counts transactions checked by one family's checker of a split check ({@link
+   * io.isowatch.stream.config.MonitorConfig#splitLevels()}): {@code isowatch.family.transactions.checked}
+   * tagged {@code family}; the families progress apart, and the slowest bounds the monitor.
+   *
+   * @param family the family's id ({@code axiomatic}, {@code adya-polygraph})
+   * @param n transactions checked
+   */
+  public void familyChecked(String family, int n) {
+    Counter.builder("isowatch.family.transactions.checked")
+        .description("Transactions checked by one family's checker of a split check")
+        .tag("family", family).register(registry).increment(n);
+  }
+
+  /**
    * Counts a violation of the expected level, published to the violations topic.
    *
    * @param level the weakest level broken, CLI name (e.g. {@code read-committed})

@@ -69,7 +69,8 @@ public final class MonitorTopology {
    * @param config topic names and what the two stages need
    * @param metrics the meters both stages update
    * @return the topology; its stores are those of {@link SessionAssembler#supplier} and
-   *     {@link CheckerStage#supplier}
+   *     {@link CheckerStage#supplier}; with {@link MonitorConfig#splitLevels()}, the checker stage
+   *     is split as {@link SplitTopology} says
    */
   public static Topology build(MonitorConfig config, MonitorMetrics metrics) {
     Serde<SpecificRecord> internal = new RecordSerde();
@@ -81,7 +82,12 @@ public final class MonitorTopology {
         .branch((k, v) -> v instanceof DeadLetter, Branched.as("dead-letters"))
         .defaultBranch(Branched.as("transactions"));
     first.get(ASSEMBLED + "dead-letters").to(config.dlqTopic(), Produced.as("isowatch-assembler-dlq"));
-    Map<String, KStream<String, SpecificRecord>> second = first.get(ASSEMBLED + "transactions")
+    KStream<String, SpecificRecord> transactions = first.get(ASSEMBLED + "transactions");
+    if (config.splitLevels()) {
+      SplitTopology.checkers(config, metrics, transactions, internal);
+      return builder.build();
+    }
+    Map<String, KStream<String, SpecificRecord>> second = transactions
         .repartition(Repartitioned.<String, SpecificRecord>as(BY_HISTORY)
             .withKeySerde(Serdes.String()).withValueSerde(internal))
         .process(CheckerStage.supplier(config, metrics), Named.as(CHECKER))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.window.CheckFamily;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.stream.check.CheckerStage;
 import io.isowatch.stream.config.MonitorConfig;
@@ -29,9 +30,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Rebalances: instances of one {@code application.id} share the work while histories move between
@@ -54,13 +56,22 @@ class MonitorRebalanceTest {
 
   @TempDir Path tmp;
 
-  @Test
-  void instancesJoiningAndLeavingMidRunLoseAndDuplicateNothing() throws Exception {
-    String prefix = "it-rebalance";
+  /**
+   * @param split whether the checker stage is split per family of checks ({@link
+   *     MonitorConfig#splitLevels()}): then the window gauges are the primary family's, and the
+   *     reference run is the split topology's
+   */
+  @ParameterizedTest(name = "split {0}")
+  @ValueSource(booleans = {false, true})
+  void instancesJoiningAndLeavingMidRunLoseAndDuplicateNothing(boolean split) throws Exception {
+    String prefix = "it-rebalance" + (split ? "-split" : "");
     String appId = prefix + "-app";
     MonitorConfig config = MonitorConfig.defaults()
         .withTopics(prefix + ".events", prefix + ".violations", prefix + ".dlq")
-        .withExpectedLevel(Level.SERIALIZABLE);
+        .withExpectedLevel(Level.SERIALIZABLE)
+        .withSplitLevels(split);
+    // sub-topologies with a task per partition: assembler and checker, or assembler, two families' checkers, merge
+    int subTopologies = split ? 2 + CheckFamily.values().length : 2;
     ExactOutput.Workload run = ExactOutput.writeSkews(PREFIX, HISTORIES, 200, 31);
     Map<String, String> expected = ExactOutput.uninterrupted(config, run.events(), tmp.resolve("reference"));
     assertThat(expected.values()).containsExactlyInAnyOrderElementsOf(run.expected());
@@ -79,20 +90,20 @@ class MonitorRebalanceTest {
       ExactOutput.publish(clients, config.eventsTopic(), run.slice(0, n / 3));
       await().atMost(ExactOutput.PATIENCE).until(() -> ExactOutput.committed(admin, appId, config.eventsTopic()) > n / 6);
       List<Map<String, List<String>>> owners = new ArrayList<>();
-      owners.add(awaitWindowGaugesOnOwnersOnly(appId, started, apps));
+      owners.add(awaitWindowGaugesOnOwnersOnly(config, appId, started, apps));
 
       MonitorApp c = start(config, appId, "c", started, rebalances);
       apps.add(c);
       await().atMost(ExactOutput.PATIENCE).until(() -> activeTasks(c) > 0 && allRunning(apps));
       ExactOutput.publish(clients, config.eventsTopic(), run.slice(n / 3, 2 * n / 3));
       await().atMost(ExactOutput.PATIENCE).until(() -> ExactOutput.committed(admin, appId, config.eventsTopic()) > n / 2);
-      owners.add(awaitWindowGaugesOnOwnersOnly(appId, started, apps));
+      owners.add(awaitWindowGaugesOnOwnersOnly(config, appId, started, apps));
 
       MonitorApp a = apps.remove(0);
       a.close(Duration.ofSeconds(30));
       await().atMost(ExactOutput.PATIENCE)
-          .until(() -> allRunning(apps) && apps.stream().mapToInt(MonitorRebalanceTest::activeTasks).sum() == 2 * PARTITIONS);
-      owners.add(awaitWindowGaugesOnOwnersOnly(appId, started, apps));
+          .until(() -> allRunning(apps) && apps.stream().mapToInt(MonitorRebalanceTest::activeTasks).sum() == subTopologies * PARTITIONS);
+      owners.add(awaitWindowGaugesOnOwnersOnly(config, appId, started, apps));
       System.out.println("MonitorRebalanceTest: histories' checker task owners, each the only exporter of the"
           + " history's window gauge: " + owners);
       ExactOutput.publish(clients, config.eventsTopic(), run.slice(2 * n / 3, n));
@@ -101,7 +112,7 @@ class MonitorRebalanceTest {
       // every transaction checked, none evicted (200 per history, window 100,000): each owner's
       // gauge reads its history's transaction count, whether the history's window was restored
       // there from the changelog or built there
-      Map<String, List<String>> last = awaitWindowGaugesOnOwnersOnly(appId, started, apps);
+      Map<String, List<String>> last = awaitWindowGaugesOnOwnersOnly(config, appId, started, apps);
       Map<String, Double> windows = new TreeMap<>();
       last.forEach((history, owner) -> windows.put(history, started.stream().filter(i -> i.name().equals(owner.get(0)))
           .findFirst().orElseThrow().metrics().registry().get("isowatch.window.transactions").tag("history", history)
@@ -153,9 +164,13 @@ class MonitorRebalanceTest {
    * @param running the running ones
    * @return each history's owner, by the instance's name (a one-element list)
    */
-  private static Map<String, List<String>> awaitWindowGaugesOnOwnersOnly(String appId, List<Instance> started,
-      List<MonitorApp> running) {
-    String byHistory = appId + "-" + MonitorTopology.BY_HISTORY + "-repartition";
+  private static Map<String, List<String>> awaitWindowGaugesOnOwnersOnly(MonitorConfig config, String appId,
+      List<Instance> started, List<MonitorApp> running) {
+    // split: the gauges are the primary (first) family's checker's
+    CheckFamily family = config.splitLevels() ? CheckFamily.values()[0] : null;
+    String byHistory = appId + "-" + MonitorTopology.BY_HISTORY + (family == null ? "" : "-" + family.id())
+        + "-repartition";
+    String metaStore = CheckerStage.storeName(CheckerStage.META_STORE, family);
     AtomicReference<Map<String, List<String>>> settled = new AtomicReference<>();
     await().atMost(ExactOutput.PATIENCE).untilAsserted(() -> {
       Map<String, List<String>> exporters = new TreeMap<>();
@@ -163,7 +178,7 @@ class MonitorRebalanceTest {
       for (int i = 0; i < HISTORIES; i++) {
         String history = PREFIX + i;
         int partition = running.get(0).streams()
-            .queryMetadataForKey(CheckerStage.META_STORE, history, Serdes.String().serializer()).partition();
+            .queryMetadataForKey(metaStore, history, Serdes.String().serializer()).partition();
         TopicPartition tp = new TopicPartition(byHistory, partition);
         List<String> exporting = new ArrayList<>();
         List<String> owning = new ArrayList<>();

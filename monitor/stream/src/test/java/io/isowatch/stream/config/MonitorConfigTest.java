@@ -26,7 +26,7 @@ class MonitorConfigTest {
 
     assertThat(c).isEqualTo(new MonitorConfig("e", "v", "d", Level.CAUSAL, Map.of(), 10, Duration.ZERO,
         Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(60), Limits.defaults(),
-        MonitorConfig.Sources.defaults(), EventsInput.AVRO));
+        MonitorConfig.Sources.defaults(), EventsInput.AVRO, false));
   }
 
   @Test

@@ -73,6 +73,10 @@ import org.apache.kafka.streams.TopologyTestDriver;
  * transaction counts as committed from the start; the window counts it only from its first counted
  * reader's arrival on, so its writes are no premise of the axioms for what was processed before.
  * Where no transaction of unknown outcome is read from, the sets are equal.
+ *
+ * <p>Every history also goes through the split topology ({@link MonitorConfig#splitLevels()}, one
+ * checker task per family of checks and the merge), in a driver of its own: it must publish
+ * exactly the violation ids the whole topology publishes, each once.
  */
 class OnlineVersusOfflinePropertyTest {
   /** The read grace (10 s) outlasts the open timeout (5 s), so a read of a write of a transaction
@@ -83,27 +87,42 @@ class OnlineVersusOfflinePropertyTest {
   private static final long QUIET_MS = 60_000;
 
   private static Path dir;
-  private static TopologyTestDriver driver;
-  private static TestInputTopic<String, byte[]> events;
-  private static TestOutputTopic<String, SpecificRecord> violations;
+  /** The whole topology, then the split one. */
+  private static final List<Driven> DRIVERS = new ArrayList<>();
   private static long clock;
   private static int run;
 
   @BeforeContainer
   static void start() throws IOException {
     dir = Files.createTempDirectory("online-offline");
-    Properties p = MonitorTopology.streamsProperties("online-offline", "unused:9092");
-    p.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
-    driver = new TopologyTestDriver(MonitorTopology.build(CONFIG, MonitorMetrics.inMemory()), p);
-    events = driver.createInputTopic(CONFIG.eventsTopic(), new StringSerializer(), new ByteArraySerializer());
-    violations = driver.createOutputTopic(CONFIG.violationsTopic(), new StringDeserializer(),
-        new RecordSerde().deserializer());
+    DRIVERS.add(Driven.start(CONFIG, "online-offline", dir.resolve("whole")));
+    DRIVERS.add(Driven.start(CONFIG.withSplitLevels(true), "online-offline-split", dir.resolve("split")));
   }
 
   @AfterContainer
   static void stop() throws IOException {
-    driver.close();
+    DRIVERS.forEach(d -> d.driver().close());
+    DRIVERS.clear();
     Utils.delete(dir.toFile());
+  }
+
+  /** A topology in a driver, with its input and output topics. */
+  private record Driven(TopologyTestDriver driver, TestInputTopic<String, byte[]> events,
+      TestOutputTopic<String, SpecificRecord> violations) {
+    static Driven start(MonitorConfig config, String applicationId, Path stateDir) {
+      Properties p = MonitorTopology.streamsProperties(applicationId, "unused:9092");
+      p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+      TopologyTestDriver driver = new TopologyTestDriver(MonitorTopology.build(config, MonitorMetrics.inMemory()), p);
+      return new Driven(driver,
+          driver.createInputTopic(config.eventsTopic(), new StringSerializer(), new ByteArraySerializer()),
+          driver.createOutputTopic(config.violationsTopic(), new StringDeserializer(), new RecordSerde().deserializer()));
+    }
+
+    /** @return {@code db}'s violations published since the last call, in order */
+    List<io.isowatch.schemas.Violation> published(String db) {
+      return violations.readValuesToList().stream().map(v -> (io.isowatch.schemas.Violation) v)
+          .filter(v -> v.getHistoryId().equals(db)).toList();
+    }
   }
 
   /**
@@ -115,6 +134,7 @@ class OnlineVersusOfflinePropertyTest {
   void publishesNoViolatedLevelTheOfflineCheckersDoNotFind(@ForAll long seed) {
     Outcome o = replay(seed);
     assertThat(o.expected()).as("seed %d", seed).containsAll(o.actual());
+    assertThat(o.splitIds()).as("seed %d", seed).isEqualTo(o.wholeIds());
   }
 
   /**
@@ -149,6 +169,7 @@ class OnlineVersusOfflinePropertyTest {
   void listAppendViolatedLevelsEqualTheOfflineCheckers(@ForAll long seed) {
     History h = PermissiveListHistories.generate(seed);
     Outcome all = replay(h, seed);
+    assertThat(all.splitIds()).as("seed %d", seed).isEqualTo(all.wholeIds());
     Set<Level> adyaOnly = EnumSet.of(Level.READ_UNCOMMITTED, Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE);
     Set<Level> actual = EnumSet.noneOf(Level.class);
     actual.addAll(all.actual());
@@ -156,7 +177,8 @@ class OnlineVersusOfflinePropertyTest {
     Set<Level> expected = EnumSet.noneOf(Level.class);
     expected.addAll(all.expected());
     expected.retainAll(adyaOnly);
-    Outcome o = new Outcome(actual, expected, all.thinAir(), all.readUnknownOutcome(), all.uncommittedRead());
+    Outcome o = new Outcome(actual, expected, all.thinAir(), all.readUnknownOutcome(), all.uncommittedRead(),
+        all.wholeIds(), all.splitIds());
     boolean ambiguous = new AdyaChecker(Level.READ_COMMITTED).check(h).violations().stream()
         .anyMatch(v -> v.anomaly() == Anomaly.INCOMPATIBLE_ORDER);
     if (ambiguous && !o.thinAir() && !o.readUnknownOutcome()) {
@@ -167,7 +189,9 @@ class OnlineVersusOfflinePropertyTest {
   }
 
   private static void assertEqualLevels(long seed) {
-    assertEqualLevels(replay(seed), seed);
+    Outcome o = replay(seed);
+    assertThat(o.splitIds()).as("seed %d", seed).isEqualTo(o.wholeIds());
+    assertEqualLevels(o, seed);
   }
 
   private static void assertEqualLevels(Outcome o, long seed) {
@@ -193,9 +217,12 @@ class OnlineVersusOfflinePropertyTest {
    *     because a transaction that counts read from it
    * @param uncommittedRead whether the history is register-only and a transaction that did not
    *     commit reads a written value
+   * @param wholeIds the ids the whole topology published, sorted, repeats kept
+   * @param splitIds the ids the split topology published, sorted, repeats kept (a repeat shows as
+   *     an extra entry)
    */
   private record Outcome(Set<Level> actual, Set<Level> expected, boolean thinAir, boolean readUnknownOutcome,
-      boolean uncommittedRead) {}
+      boolean uncommittedRead, List<String> wholeIds, List<String> splitIds) {}
 
   /** Replays the history of {@code seed} through the topology and checks it offline. */
   private static Outcome replay(long seed) {
@@ -217,6 +244,7 @@ class OnlineVersusOfflinePropertyTest {
     Outcome o = replay(h, 7);
     assertThat(o.expected()).containsExactly(Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE);
     assertThat(o.actual()).isEqualTo(o.expected());
+    assertThat(o.splitIds()).isEqualTo(o.wholeIds()).isNotEmpty();
   }
 
   /** Replays {@code h}, its sessions interleaved by {@code seed}, through the topology and checks it offline. */
@@ -225,7 +253,9 @@ class OnlineVersusOfflinePropertyTest {
     long last = clock;
     for (TxnEvent e : HistoryEvents.interleaved(h, db, clock, seed)) {
       last = e.getTime().toEpochMilli();
-      events.pipeInput(db + "/" + e.getSessionId(), RecordCodec.encode(e), last);
+      for (Driven d : DRIVERS) {
+        d.events().pipeInput(db + "/" + e.getSessionId(), RecordCodec.encode(e), last);
+      }
     }
     // Ticks from another history, whole transactions so that both sub-topologies see time pass:
     // the first passes the open timeout (5 s), which emits the UNKNOWN transactions and their
@@ -235,18 +265,21 @@ class OnlineVersusOfflinePropertyTest {
     tick(db, 1, last + QUIET_MS);
     clock = last + 2 * QUIET_MS;
     // every partition idle: the window gives up waiting and decides its generations (the polygraph)
-    driver.advanceWallClockTime(CONFIG.sources().idleAfter().plusSeconds(2));
-    driver.advanceWallClockTime(CONFIG.sources().idleAfter().plusSeconds(2));
+    for (Driven d : DRIVERS) {
+      d.driver().advanceWallClockTime(CONFIG.sources().idleAfter().plusSeconds(2));
+      d.driver().advanceWallClockTime(CONFIG.sources().idleAfter().plusSeconds(2));
+    }
 
+    List<io.isowatch.schemas.Violation> whole = DRIVERS.get(0).published(db);
     Set<Level> online = EnumSet.noneOf(Level.class);
-    violations.readValuesToList().stream()
-        .map(v -> (io.isowatch.schemas.Violation) v)
-        .filter(v -> v.getHistoryId().equals(db))
-        .forEach(v -> online.add(Level.valueOf(v.getLevel().name())));
+    whole.forEach(v -> online.add(Level.valueOf(v.getLevel().name())));
+    List<String> wholeIds = whole.stream().map(v -> v.getViolationId().toString()).sorted().toList();
+    List<String> splitIds = DRIVERS.get(1).published(db).stream().map(v -> v.getViolationId().toString())
+        .sorted().toList();
     Offline offline = offline(h);
     return new Outcome(upwardClosure(online, offline.compared()), offline.violated(),
         PermissiveHistories.hasThinAirRead(h), PermissiveHistories.hasReadUnknownOutcome(h),
-        !LevelPlan.hasListAppend(h) && uncommittedRead(h));
+        !LevelPlan.hasListAppend(h) && uncommittedRead(h), wholeIds, splitIds);
   }
 
   /** @return whether a transaction of {@code h} that did not commit reads a value other than the initial one */
@@ -263,7 +296,9 @@ class OnlineVersusOfflinePropertyTest {
   private static void tick(String db, long seq, long ms) {
     Transaction t = new Transaction("clock", db, "clock/" + db + "/" + seq, seq, TxnStatus.COMMITTED, List.of(),
         Instant.ofEpochMilli(ms), Instant.ofEpochMilli(ms), null);
-    events.pipeInput("clock/" + db, RecordCodec.encode(t), ms);
+    for (Driven d : DRIVERS) {
+      d.events().pipeInput("clock/" + db, RecordCodec.encode(t), ms);
+    }
   }
 
   /**
