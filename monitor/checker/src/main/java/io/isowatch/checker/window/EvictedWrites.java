@@ -16,9 +16,10 @@ import java.util.Map;
  * apart. Memory: 8 bytes per ring slot (at most {@link WindowConfig#evictedWrites()}, grown on
  * demand), and 16 bytes per key ever written (this part grows with the key space, not with time),
  * so that reads of the current or recent values of cold keys are recognised. A read of an older
- * value evicted longer ago than the ring reaches is not recognised, and is reported as unresolved:
- * the one report the bounded memory can make wrongly. A fingerprint collision (probability about
- * 2^-64 per pair of writes) can only hide an unresolved read. Every change goes to the {@link
+ * value evicted longer ago than the ring reaches is not recognised; whether that can have happened
+ * for a key is {@link #mayHaveForgotten}, and where it can, the window counts the read as
+ * unresolved instead of reporting a thin-air read, which it could not prove. A fingerprint
+ * collision (probability about 2^-64 per pair of writes) can only hide an unresolved read. Every change goes to the {@link
  * WindowChecker.Journal} ({@code evictedWrite}, {@code evictedLastWrite}).
  */
 final class EvictedWrites {
@@ -71,6 +72,19 @@ final class EvictedWrites {
    */
   boolean contains(long keyHash, long fp) {
     return recent.contains(fp) || (lastPerKey.containsKey(keyHash) && lastPerKey.get(keyHash) == fp);
+  }
+
+  /**
+   * Whether an evicted write of a key can be missing from this memory: the key had a write evicted
+   * and the ring is full (it may have dropped one; with capacity 0 it keeps none). A ring not yet
+   * full holds every evicted write, and a key with no evicted write has all its writes in the window,
+   * so otherwise a value of the key that is neither here nor in the window was never written.
+   *
+   * @param keyHash the key's hash ({@link Fingerprints#ofKey})
+   * @return whether a read of an unknown value of that key may be of a forgotten write
+   */
+  boolean mayHaveForgotten(long keyHash) {
+    return lastPerKey.containsKey(keyHash) && size >= capacity;
   }
 
   /**

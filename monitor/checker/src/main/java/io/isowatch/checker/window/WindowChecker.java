@@ -333,7 +333,8 @@ public final class WindowChecker {
   /** Feeds the held transactions that are due ({@link HoldQueue#release}). */
   private void release(boolean all, boolean giveUp) {
     if (!holds.isEmpty()) {
-      unresolved += holds.release(all, giveUp, readClock(), writers, this::feed);
+      int givenUp = holds.release(all, giveUp, readClock(), writers, this::feed); // feed counts too
+      unresolved += givenUp;
     }
   }
 
@@ -344,7 +345,9 @@ public final class WindowChecker {
 
   /**
    * @param certain whether the writers of {@code unresolvedOps} are known to be absent (reported as
-   *     thin-air reads) or only given up on (counted by {@link HoldQueue#release})
+   *     thin-air reads) or only given up on (counted by {@link HoldQueue#release}); a read of a key
+   *     whose writes the evicted-write memory may have forgotten ({@link Writers#mayHaveForgotten})
+   *     is never certain, and is counted as unresolved here
    */
   private void feed(WindowTxn txn, long arrival, int[] unresolvedOps, boolean certain) {
     long seq = generations.feed(txn, arrival, unresolvedOps, streamTime);
@@ -352,7 +355,11 @@ public final class WindowChecker {
     checkedOps += txn.opCount();
     if (certain && txn.status() == TxnStatus.COMMITTED) {
       for (int op : unresolvedOps) {
-        reporter.thinAir(seq, txn, op, generations.youngest(), streamTime, generations.listAppend());
+        if (writers.mayHaveForgotten(txn.keyHash(op))) {
+          unresolved++;
+        } else {
+          reporter.thinAir(seq, txn, op, generations.youngest(), streamTime, generations.listAppend());
+        }
       }
     }
   }

@@ -137,6 +137,15 @@ final class Writers {
     return positions;
   }
 
+  /**
+   * @param keyHash a key's hash
+   * @return whether a write of that key may have been evicted and forgotten ({@link
+   *     EvictedWrites#mayHaveForgotten})
+   */
+  boolean mayHaveForgotten(long keyHash) {
+    return evicted.mayHaveForgotten(keyHash);
+  }
+
   /** @return the ring slot the evicted-write memory fills next */
   int ringNext() {
     return evicted.next();
