@@ -8,6 +8,7 @@ import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.HashMap;
@@ -159,15 +160,8 @@ final class RecordingStatement implements InvocationHandler {
   /** Runs an append unchanged; records its elements when the database reports the row changed. */
   private Object append(SqlShape.Append a, Method method, Object[] args) throws Throwable {
     String key = key(a.table(), a.key());
-    Object result;
-    try {
-      result = call(method, args);
-    } catch (Throwable e) {
-      connection.writeStatementDone(false);
-      throw e;
-    }
-    long changed = result instanceof Number n ? n.longValue()
-        : Boolean.FALSE.equals(result) ? real.getUpdateCount() : 0;
+    Object result = callWrite(method, args);
+    long changed = changedRows(result);
     if (key == null) {
       connection.source().unrecorded(a.table(), "null-key");
     } else if (changed > 0) {
@@ -180,6 +174,24 @@ final class RecordingStatement implements InvocationHandler {
     }
     connection.writeStatementDone(true);
     return result;
+  }
+
+  /**
+   * Runs a write or append statement; a failure ends the write statement unrecorded ({@code
+   * writeStatementDone(false)}) and is rethrown.
+   */
+  private Object callWrite(Method method, Object[] args) throws Throwable {
+    try {
+      return call(method, args);
+    } catch (Throwable e) {
+      connection.writeStatementDone(false);
+      throw e;
+    }
+  }
+
+  /** @return the rows a write statement's result says it changed (an update count, or execute's) */
+  private long changedRows(Object result) throws SQLException {
+    return result instanceof Number n ? n.longValue() : Boolean.FALSE.equals(result) ? real.getUpdateCount() : 0;
   }
 
   /** @return the elements an append's text names, or null if unbound, NULL or not decimal longs */
@@ -206,15 +218,8 @@ final class RecordingStatement implements InvocationHandler {
         ((PreparedStatement) real).setLong(1, connection.token());
       }
     }
-    Object result;
-    try {
-      result = call(method, args);
-    } catch (Throwable e) {
-      connection.writeStatementDone(false);
-      throw e;
-    }
-    long changed = result instanceof Number n ? n.longValue()
-        : Boolean.FALSE.equals(result) ? real.getUpdateCount() : 0;
+    Object result = callWrite(method, args);
+    long changed = changedRows(result);
     if (key == null) {
       connection.source().unrecorded(w.table(), "null-key");
     } else if (changed > 0) {
