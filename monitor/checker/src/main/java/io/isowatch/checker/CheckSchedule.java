@@ -6,6 +6,7 @@ import io.isowatch.checker.witness.CheckResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,11 +26,16 @@ import java.util.function.Function;
  *       weaker). The axiomatic checks are therefore run strongest first, and once one finds the
  *       history consistent, every weaker axiomatic check's result is {@link Verdict#CONSISTENT}
  *       with no violation, which is what the weaker checker returns on such a history ({@link
- *       LevelPlan#implies}; {@code ImpliedChecksPropertyTest}). A violated or undecided stronger
- *       check implies nothing, and the weaker checks run as before.
+ *       LevelPlan#implies}; {@code CheckSchedulePropertyTest}). A violated or undecided stronger
+ *       check implies nothing, and the weaker checks run as before. Likewise Adya's read
+ *       uncommitted check of a register history is implied by any consistent axiomatic check (its
+ *       G0 graph's edges all lie in the axiomatic commit order, {@link LevelPlan#implies}).
  *   <li><b>Two lanes.</b> The axiomatic checks run on the calling thread; the other checks (Adya's,
  *       the polygraph's), which share nothing with them, run meanwhile in order on one more
- *       thread. The history is only read by the checks.
+ *       thread. A check of the second lane that an axiomatic check may imply runs last there, once
+ *       the axiomatic lane is done, and only if not implied: on a consistent register history
+ *       {@code check --level read-committed} thus runs the read committed check alone. The history
+ *       is only read by the checks.
  * </ul>
  *
  * <p>Memory: the two lanes' checkers hold their working sets at once, so the peak is about the sum
@@ -66,36 +72,55 @@ public final class CheckSchedule {
   public static List<Outcome> run(History history, List<LevelPlan.Check> checks,
       Function<LevelPlan.Check, Checker> checker, Listener listener) {
     Outcome[] out = new Outcome[checks.size()];
+    boolean listAppend = LevelPlan.hasListAppend(history);
     List<Integer> axiomatic = new ArrayList<>();
     List<Integer> others = new ArrayList<>();
+    List<Integer> deferred = new ArrayList<>();
     for (int i = 0; i < checks.size(); i++) {
       (checks.get(i).model() == LevelPlan.Model.AXIOMATIC ? axiomatic : others).add(i);
     }
+    for (int i : others) {
+      for (int a : axiomatic) {
+        if (LevelPlan.implies(checks.get(a), checks.get(i), listAppend)) {
+          deferred.add(i);
+          break;
+        }
+      }
+    }
+    others.removeAll(deferred);
     axiomatic.sort((a, b) -> checks.get(b).level().compareTo(checks.get(a).level()));
-    ExecutorService lane = others.isEmpty() || axiomatic.isEmpty() ? null
+    CompletableFuture<LevelPlan.Check> axiomaticDone = new CompletableFuture<>();
+    ExecutorService lane = others.isEmpty() && deferred.isEmpty() || axiomatic.isEmpty() ? null
         : Executors.newSingleThreadExecutor(r -> {
           Thread t = new Thread(r, "isowatch-check-lane");
           t.setDaemon(true);
           return t;
         });
     try {
-      Future<?> second = lane == null ? null : lane.submit(() -> runEach(history, checks, others, checker, listener, out));
+      Future<?> second = lane == null ? null : lane.submit(() -> {
+        runEach(history, checks, others, checker, listener, out);
+        runDeferred(history, checks, deferred, checker, listener, out, axiomaticDone.join(), listAppend);
+      });
       if (lane == null) {
         runEach(history, checks, others, checker, listener, out);
       }
       LevelPlan.Check consistent = null;
-      for (int i : axiomatic) {
-        LevelPlan.Check c = checks.get(i);
-        if (consistent != null && LevelPlan.implies(consistent, c)) {
-          out[i] = new Outcome(c, CheckResult.of(c.level(), List.of()), 0, consistent);
+      try {
+        for (int i : axiomatic) {
+          LevelPlan.Check c = checks.get(i);
+          if (consistent != null && LevelPlan.implies(consistent, c, listAppend)) {
+            out[i] = implied(c, consistent);
+            listener.done(out[i]);
+            continue;
+          }
+          out[i] = timed(history, c, checker);
           listener.done(out[i]);
-          continue;
+          if (consistent == null && out[i].result().verdict() == Verdict.CONSISTENT) {
+            consistent = c;
+          }
         }
-        out[i] = timed(history, c, checker);
-        listener.done(out[i]);
-        if (consistent == null && out[i].result().verdict() == Verdict.CONSISTENT) {
-          consistent = c;
-        }
+      } finally {
+        axiomaticDone.complete(consistent);
       }
       if (second != null) {
         second.get();
@@ -117,6 +142,26 @@ public final class CheckSchedule {
       }
     }
     return Arrays.asList(out);
+  }
+
+  /**
+   * Runs the checks that a consistent axiomatic check may imply, once the axiomatic lane is done.
+   *
+   * @param consistent the strongest axiomatic check that found the history consistent, or null
+   */
+  private static void runDeferred(History history, List<LevelPlan.Check> checks, List<Integer> which,
+      Function<LevelPlan.Check, Checker> checker, Listener listener, Outcome[] out,
+      LevelPlan.Check consistent, boolean listAppend) {
+    for (int i : which) {
+      LevelPlan.Check c = checks.get(i);
+      out[i] = consistent != null && LevelPlan.implies(consistent, c, listAppend)
+          ? implied(c, consistent) : timed(history, c, checker);
+      listener.done(out[i]);
+    }
+  }
+
+  private static Outcome implied(LevelPlan.Check c, LevelPlan.Check by) {
+    return new Outcome(c, CheckResult.of(c.level(), List.of()), 0, by);
   }
 
   private static void runEach(History history, List<LevelPlan.Check> checks, List<Integer> which,

@@ -32,7 +32,7 @@ class CheckSchedulePropertyTest {
       compare(SmallRegisterHistories.generate(seed), "register seed " + seed, implied);
     }
     System.out.println("implied checks, " + TRIES + " register histories: " + implied);
-    assertThat(implied).containsKeys("read-committed", "read-atomic");
+    assertThat(implied).containsKeys("read-uncommitted", "read-committed", "read-atomic");
   }
 
   @Test
@@ -51,12 +51,18 @@ class CheckSchedulePropertyTest {
     LevelPlan.Check ra = new LevelPlan.Check(LevelPlan.Model.AXIOMATIC, Level.READ_ATOMIC);
     LevelPlan.Check cc = new LevelPlan.Check(LevelPlan.Model.AXIOMATIC, Level.CAUSAL);
     LevelPlan.Check pl2 = new LevelPlan.Check(LevelPlan.Model.ADYA, Level.READ_COMMITTED);
-    assertThat(LevelPlan.implies(cc, rc)).isTrue();
-    assertThat(LevelPlan.implies(cc, ra)).isTrue();
-    assertThat(LevelPlan.implies(ra, rc)).isTrue();
-    assertThat(LevelPlan.implies(rc, ra)).isFalse();
-    assertThat(LevelPlan.implies(rc, rc)).isFalse();
-    assertThat(LevelPlan.implies(cc, pl2)).isFalse();
+    LevelPlan.Check pl1 = new LevelPlan.Check(LevelPlan.Model.ADYA, Level.READ_UNCOMMITTED);
+    for (boolean listAppend : new boolean[] {false, true}) {
+      assertThat(LevelPlan.implies(cc, rc, listAppend)).isTrue();
+      assertThat(LevelPlan.implies(cc, ra, listAppend)).isTrue();
+      assertThat(LevelPlan.implies(ra, rc, listAppend)).isTrue();
+      assertThat(LevelPlan.implies(rc, ra, listAppend)).isFalse();
+      assertThat(LevelPlan.implies(rc, rc, listAppend)).isFalse();
+      assertThat(LevelPlan.implies(cc, pl2, listAppend)).isFalse();
+      assertThat(LevelPlan.implies(pl1, rc, listAppend)).isFalse();
+    }
+    assertThat(LevelPlan.implies(rc, pl1, false)).isTrue();
+    assertThat(LevelPlan.implies(rc, pl1, true)).isFalse();
   }
 
   private static void compare(History h, String name, Map<String, Integer> implied) {
@@ -73,7 +79,7 @@ class CheckSchedulePropertyTest {
       assertThat(o.result().violations()).as(text).isEqualTo(alone.violations());
       assertThat(o.result().reason()).as(text).isEqualTo(alone.reason());
       if (o.impliedBy() != null) {
-        assertThat(LevelPlan.implies(o.impliedBy(), c)).as(text).isTrue();
+        assertThat(LevelPlan.implies(o.impliedBy(), c, LevelPlan.hasListAppend(h))).as(text).isTrue();
         assertThat(alone.verdict()).as(text).isEqualTo(Verdict.CONSISTENT);
         implied.merge(c.level().cliName(), 1, Integer::sum);
       }
