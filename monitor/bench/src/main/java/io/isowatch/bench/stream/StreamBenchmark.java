@@ -1,5 +1,6 @@
 package io.isowatch.bench.stream;
 
+import io.isowatch.bench.family.SerialListAppendHistories;
 import io.isowatch.bench.family.SerialRegisterHistories;
 import io.isowatch.bench.window.WindowBenchmark;
 import io.isowatch.checker.history.History;
@@ -29,9 +30,14 @@ import picocli.CommandLine.Option;
  * the monitor's shape (two sub-topologies, exactly-once). Prints Markdown tables for {@code
  * docs/PERFORMANCE.md}.
  *
- * <p>Workload: the checker benchmark's register family ({@link SerialRegisterHistories}, 8 operations
- * per transaction, 50 sessions, half reads), one history, one partition (one checker task), checked
- * with read committed, read atomic and causal consistency on (expected level causal). Then the scale
+ * <p>Workload ({@code --family}): the checker benchmark's register family ({@link
+ * SerialRegisterHistories}, 8 operations per transaction, 50 sessions, half reads), one history, one
+ * partition (one checker task), checked with read committed, read atomic and causal consistency on
+ * (expected level causal); or its list-append family ({@link SerialListAppendHistories}, Elle's
+ * shape: 8 operations, 50 sessions, half appends and half whole-list reads, N/4 keys so a key's
+ * list holds about 16 elements at the end), expected level serializable, so that the window's
+ * incremental Adya check runs beside the axiomatic ones (no latency run: its injected violations are
+ * register ones). Then the scale
  * rows ({@link ScaleTable}): one history of the register and of the list-append family over one and
  * two stream threads and two instances, whole and split check ({@code --split-levels}). This class
  * parses options and prints; {@link ThroughputRun}, {@link LatencyRun} and {@link ScaleRun} measure.
@@ -44,6 +50,10 @@ public final class StreamBenchmark implements Callable<Integer> {
 
   @Option(names = "--window", description = "Window of the checker in transactions (default: ${DEFAULT-VALUE}).")
   int window = 100_000;
+
+  @Option(names = "--family", description = "Workload of the throughput, ceiling and latency rows: register or list-append"
+      + " (default: ${DEFAULT-VALUE}).")
+  String family = "register";
 
   @Option(names = "--forms", split = ",", description = "Input forms: whole, events (default: whole,events).")
   List<String> forms = List.of("whole", "events");
@@ -107,39 +117,44 @@ public final class StreamBenchmark implements Callable<Integer> {
       throw new CommandLine.ParameterException(new CommandLine(this), "--transactions and --window must be at least 2,"
           + " --warmup and --latency-seconds at least 0, --latency-rate at least 1, --violation-every at least 3");
     }
+    boolean lists = family.equals("list-append");
+    if (!lists && !family.equals("register")) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "unknown family '" + family + "': use register or list-append");
+    }
+    Level level = lists ? Level.SERIALIZABLE : Level.CAUSAL;
     for (String f : forms) {
       if (!f.equals("whole") && !f.equals("events")) {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown form '" + f + "': use whole or events");
       }
     }
-    System.out.printf(Locale.ROOT, "# isowatch streaming benchmark: %d transactions x 8 ops, 50 sessions, window %d, levels RC+RA+CC, %s, commit.interval.ms %s, started %s%n",
-        transactions, window, guarantee, commitIntervalMs == null ? "default" : commitIntervalMs, Instant.now());
+    System.out.printf(Locale.ROOT, "# isowatch streaming benchmark: %s family, %d transactions x 8 ops, 50 sessions, window %d, %s, %s, commit.interval.ms %s, started %s%n",
+        family, transactions, window, lists ? "RC+RA+CC and Adya (serializable)" : "levels RC+RA+CC", guarantee, commitIntervalMs == null ? "default" : commitIntervalMs, Instant.now());
     Properties tuning = new Properties();
     tuning.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
     if (commitIntervalMs != null) {
       tuning.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitIntervalMs));
     }
-    History history = SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(transactions), seed);
+    History history = generate(lists, transactions, seed);
     List<ThroughputRun.Result> results = new ArrayList<>();
     LatencyRun.Result latency = null;
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Properties client = new Properties();
       client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
       History warmupHistory = warmup == 0 || scaleOnly ? null
-          : SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(warmup), seed + 1);
+          : generate(lists, warmup, seed + 1);
       for (String form : scaleOnly ? List.<String>of() : forms) {
         if (warmupHistory != null) {
           // the JIT compiles the topology's code paths here, not in the timed run
           String topic = "bench.warmup." + form;
           long published = publish(client, kafka, topic, warmupHistory, form);
           System.out.printf(Locale.ROOT, "warm-up: ");
-          new ThroughputRun(kafka, topic, form, warmup, published, window, Level.CAUSAL, tuning).run();
+          new ThroughputRun(kafka, topic, form, warmup, published, window, level, tuning).run();
         }
         String topic = "bench." + form;
         long published = publish(client, kafka, topic, history, form);
-        results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, Level.CAUSAL, tuning).run());
+        results.add(new ThroughputRun(kafka, topic, form, transactions, published, window, level, tuning).run());
       }
-      if (latencySeconds > 0 && !scaleOnly) {
+      if (latencySeconds > 0 && !scaleOnly && !lists) {
         latency = new LatencyRun(kafka, latencyRate, latencySeconds, violationEvery, window, seed, tuning).run();
       }
       if (!scaleFamilies.equals(List.of("none"))) {
@@ -152,9 +167,9 @@ public final class StreamBenchmark implements Callable<Integer> {
     }
     // the checker alone, after the topology runs so that the JIT has compiled it as it runs there
     if (warmup > 0) {
-      WindowBenchmark.timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, window);
+      alone(lists, Math.max(warmup, 2), seed + 1, window);
     }
-    WindowBenchmark.Run alone = WindowBenchmark.timeWindow(SerialRegisterHistories.Shape.standard(transactions), seed, window);
+    WindowBenchmark.Run alone = alone(lists, transactions, seed, window);
     double aloneTxnPerSecond = 1e6 / alone.micros();
     System.out.printf(Locale.ROOT, "window checker alone: %.1f µs of thread CPU per txn, %,.0f txn/s on one core, %d violations%n",
         alone.micros(), aloneTxnPerSecond, alone.violations());
@@ -194,6 +209,17 @@ public final class StreamBenchmark implements Callable<Integer> {
           latency.injected(), latency.published(), latency.p50Ms(), latency.p99Ms(), latency.maxMs());
     }
     return 0;
+  }
+
+  private static History generate(boolean lists, int transactions, long seed) {
+    return lists ? SerialListAppendHistories.generate(SerialListAppendHistories.Shape.standard(transactions), seed)
+        : SerialRegisterHistories.generate(SerialRegisterHistories.Shape.standard(transactions), seed);
+  }
+
+  /** The window checker alone on the family's history, one core, no Kafka. */
+  private static WindowBenchmark.Run alone(boolean lists, int transactions, long seed, int window) {
+    return lists ? WindowBenchmark.timeListWindow(transactions, seed, window)
+        : WindowBenchmark.timeWindow(SerialRegisterHistories.Shape.standard(transactions), seed, window);
   }
 
   /** Publishes {@code history} to a new one-partition {@code topic} in {@code form}; returns the records sent. */

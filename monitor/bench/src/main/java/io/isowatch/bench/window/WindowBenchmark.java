@@ -184,6 +184,19 @@ public final class WindowBenchmark implements Callable<Integer> {
   }
 
   /**
+   * The list-append family's window run: {@code transactions} of {@link SerialListAppendHistories}'s
+   * standard shape ({@code seed}), offered one at a time to a new {@link WindowChecker} of window
+   * {@code window} with an evicted-write memory that holds every append of the run (see {@link
+   * #listConfig}), in the calling thread.
+   *
+   * @param window the checker's window W, in transactions (at least 2)
+   * @return what the run measured
+   */
+  public static Run timeListWindow(int transactions, long seed, int window) {
+    return timeWindow(buildLists(transactions, seed), listConfig(window, transactions));
+  }
+
+  /**
    * Offers {@code txns}, built afresh by the caller, one at a time to a new {@link WindowChecker}
    * configured by {@code config} in the calling thread, and measures that thread over the offers;
    * {@code txns} is emptied before the heap is measured.
