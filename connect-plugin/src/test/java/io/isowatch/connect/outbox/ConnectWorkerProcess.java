@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -210,8 +209,13 @@ final class ConnectWorkerProcess {
     return process.exitValue();
   }
 
+  /**
+   * Sends a request with 2 minutes of patience: a {@code PUT} of a connector validates its
+   * configuration, Debezium's by connecting to the database, which a machine loaded far beyond its
+   * cores can take tens of seconds to do.
+   */
   private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-    return http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(request.timeout(Duration.ofMinutes(2)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static void expectSuccess(String what, HttpResponse<String> answer) {
