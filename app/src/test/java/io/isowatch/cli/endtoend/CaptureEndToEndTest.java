@@ -8,6 +8,7 @@ import io.isowatch.checker.level.Level;
 import io.isowatch.checker.window.ViolationIds;
 import io.isowatch.cli.IsowatchCli;
 import io.isowatch.connectors.debezium.outbox.OutboxSink;
+import io.isowatch.connectors.debezium.outbox.WriteSkewRound;
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;
 import io.isowatch.schemas.Transaction;

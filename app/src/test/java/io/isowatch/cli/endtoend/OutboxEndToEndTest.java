@@ -9,6 +9,7 @@ import io.isowatch.connectors.debezium.engine.CaptureConfig;
 import io.isowatch.connectors.debezium.engine.ChangeStream;
 import io.isowatch.connectors.debezium.outbox.OutboxRelay;
 import io.isowatch.connectors.debezium.outbox.OutboxSink;
+import io.isowatch.connectors.debezium.outbox.WriteSkewRound;
 import io.isowatch.connectors.kafka.KafkaTransactionSink;
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;

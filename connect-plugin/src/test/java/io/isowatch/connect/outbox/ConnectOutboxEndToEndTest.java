@@ -5,19 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
+import io.isowatch.checker.window.ViolationIds;
 import io.isowatch.connectors.debezium.outbox.OutboxSink;
-import io.isowatch.connectors.probe.Dialect;
-import io.isowatch.connectors.probe.ListValues;
-import io.isowatch.connectors.probe.PostgresDialect;
+import io.isowatch.connectors.debezium.outbox.WriteSkewRound;
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;
-import io.isowatch.schemas.OpKind;
-import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
-import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.Violation;
-import io.isowatch.schemas.WitnessEdge;
+import io.isowatch.stream.app.ExactOutput;
 import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
@@ -29,67 +26,78 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.streams.StreamsConfig;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Kafka Connect path end to end, all parts real and in process: an application's write skews
- * at PostgreSQL REPEATABLE READ, each transaction's record written with {@link OutboxSink} inside
- * the database transaction it describes; a standalone Connect worker running the Debezium
- * PostgreSQL connector with {@link OutboxTransactionRouter}, configured from {@code
- * deploy/connect/isowatch-outbox-connector.json} through the REST API; the in-process broker; the
- * monitor expecting serializable, which reports each write skew as G2-item. The first worker
- * publishes round 0 and stops without committing its offsets (they cannot be stored, as after a
- * crash), so the second one publishes round 0 again, with round 1 committed while no worker ran
- * and the outbox pruned in between, then round 2. Part or all of round 0 is on the events topic
- * twice; the monitor publishes each of the three violations once, with distinct ids.
+ * The Kafka Connect path end to end, every part real: an application's write skews at PostgreSQL
+ * REPEATABLE READ ({@link WriteSkewRound}), each transaction's record written with {@link
+ * OutboxSink} inside the database transaction it describes; a standalone Connect worker in a child
+ * JVM ({@link ConnectWorkerProcess}) loading the packaged plugin zip and Debezium's PostgreSQL
+ * connector from {@code plugin.path}, configured from {@code
+ * deploy/connect/isowatch-outbox-connector.json} through the REST API, its offsets in a file; the
+ * in-process broker; the monitor, in process, expecting serializable, which reports each write skew
+ * as G2-item.
  *
- * <p>The records are built here, as in the app's {@code OutboxEndToEndTest}: the monitor decides
- * serializable for list-append histories, which the recorder's API does not record yet.
+ * <p>The worker is killed with SIGKILL between the two commits of round 1, at a point made
+ * deterministic: after round 0 its offsets are committed (a connector restart stops the task, which
+ * commits), then round 1's first transaction commits, and once its record is on the events topic
+ * the worker is killed; the second commits while no worker runs, the outbox is pruned (a delete and
+ * an update, which the transform drops), and a new worker on the same offsets file resumes after
+ * round 0: it publishes round 1's first record again, then the rest and round 2. The events topic
+ * then holds exactly that one record twice, and the violations topic exactly the three G2-item
+ * violations with the ids an uninterrupted run gives ({@link ViolationIds}, computed here from the
+ * transactions), each once. Runs after {@code package}, which writes the zip (tag {@code
+ * plugin-package}).
+ *
+ * <p>Written for a loaded machine: every wait is on a condition (the REST API, the replication
+ * slot's owner, the offsets file, a topic's content) with minutes of patience, and one child JVM
+ * runs at a time.
  */
+@Tag("plugin-package")
 @ExtendWith(KafkaBroker.class)
-@Timeout(240)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class ConnectOutboxEndToEndTest {
   private static final int ROUNDS = 3;
   private static final String CONNECTOR = "isowatch-outbox";
   private static final String SLOT = "connect_outbox";
-  private static final List<String> ROUND_1 = List.of("e2e/s1/0", "e2e/s2/0", "e2e/s1/1", "e2e/s2/1");
-  private static final List<String> ROUND_2 = List.of("e2e/s1/0", "e2e/s2/0", "e2e/s1/1", "e2e/s2/1",
-      "e2e/s1/2", "e2e/s2/2");
+  /** The longest wait for one step: a JVM's start, a record's way through Connect, the monitor. */
+  private static final Duration PATIENCE = Duration.ofMinutes(4);
 
   @RegisterExtension
   static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
 
-  @TempDir Path tmp;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path tmp; // the workers' logs stay after a failure
 
   @BeforeAll
   static void start() throws Exception {
-    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
+    try (Connection c = POSTGRES.get().connect()) {
       OutboxSink.createTable(c);
-      s.execute(new PostgresDialect().createListTableSql());
-      for (int r = 0; r < ROUNDS; r++) {
-        s.execute("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('x" + r + "', ''), ('y" + r + "', '')");
-      }
+      WriteSkewRound.createKeys(c, ROUNDS);
     }
   }
 
   @Test
-  void writeSkewsReachTheMonitorThroughConnectAndAreReportedOnceWhenAWorkerLosesItsOffsets() throws Exception {
+  void writeSkewsReachTheMonitorThroughConnectOnceAcrossAWorkerKilledBetweenTwoCommits() throws Exception {
     MonitorConfig config = MonitorConfig.defaults()
         .withTopics("connect-outbox.events", "connect-outbox.violations", "connect-outbox.dlq")
         .withExpectedLevel(Level.SERIALIZABLE);
@@ -97,9 +105,13 @@ class ConnectOutboxEndToEndTest {
         Optional.empty());
     Properties state = new Properties();
     state.setProperty(StreamsConfig.STATE_DIR_CONFIG, tmp.resolve("state").toString());
+    Properties clients = new Properties();
+    clients.setProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, KafkaBroker.bootstrapServers());
     Map<String, String> connector = connectorConfig(config.eventsTopic());
     Path offsets = tmp.resolve("connect.offsets");
+    Path plugins = Plugins.prepare(Files.createDirectories(tmp.resolve("plugins")));
 
+    ConnectWorkerProcess worker = null;
     try (MonitorApp app = MonitorApp.start(config, MonitorMetrics.inMemory(),
             MonitorApp.properties("connect-outbox-app", KafkaBroker.bootstrapServers(), state), s -> { });
         Connection c1 = POSTGRES.get().connect(); Connection c2 = POSTGRES.get().connect()) {
@@ -109,62 +121,102 @@ class ConnectOutboxEndToEndTest {
       }
       OutboxSink outbox = new OutboxSink(Map.of("s1", c1, "s2", c2)::get);
 
-      try (ConnectWorker worker = ConnectWorker.start(KafkaBroker.bootstrapServers(), offsets)) {
-        worker.putConnector(CONNECTOR, connector);
-        waiting(90).until(ConnectOutboxEndToEndTest::slotActive);
-        // From now on this worker cannot store offsets (the file's place is taken by a directory
-        // that is not empty): it stops as a crashed worker would, its records published, no offset
-        // committed, and Debezium's slot not advanced past them.
-        Files.writeString(Files.createDirectories(offsets).resolve("blocks-the-offsets-file"), "");
-        writeSkew(outbox, c1, c2, 0);
-        waiting(60).until(() -> txnIds(config), ids -> ids.size() == 2);
-        assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
+      worker = startStreaming("worker-0", plugins, offsets, connector);
+      WriteSkewRound first = new WriteSkewRound(c1, c2, outbox, 0).run();
+      first.commitFirst();
+      first.commitSecond();
+      awaitPublished(config, WriteSkewRound.txnIds(0));
+
+      // The task stops, committing round 0's offsets to the file, and starts again on a new
+      // replication connection.
+      int before = slotPid();
+      worker.restartConnector(CONNECTOR);
+      waiting().until(() -> Files.exists(offsets) && Files.size(offsets) > 0);
+      waiting().until(() -> slotActive() && slotPid() != before);
+      assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
+
+      // SIGKILL between the two commits of round 1, once the first one's record was published
+      WriteSkewRound second = new WriteSkewRound(c1, c2, outbox, 1).run();
+      second.commitFirst();
+      awaitPublished(config, WriteSkewRound.txnIds(1).subList(0, 1));
+      worker.kill();
+      waiting().until(() -> !slotActive()); // PostgreSQL saw the connection go
+      second.commitSecond(); // committed while no worker runs
+      prune(c1);
+
+      worker = startStreaming("worker-1", plugins, offsets, connector);
+      awaitPublished(config, WriteSkewRound.txnIds(1));
+      WriteSkewRound third = new WriteSkewRound(c1, c2, outbox, 2).run();
+      third.commitFirst();
+      third.commitSecond();
+      awaitPublished(config, WriteSkewRound.txnIds(2));
+
+      waiting().until(() -> ExactOutput.violations(clients, config.violationsTopic()).size() >= ROUNDS);
+      List<Violation> got = ExactOutput.awaitSettled(clients, config.violationsTopic());
+      Map<String, String> byId = new TreeMap<>();
+      got.forEach(v -> byId.put(v.getViolationId(), describe(v)));
+      Map<String, String> expected = new TreeMap<>();
+      for (int r = 0; r < ROUNDS; r++) {
+        List<String> txns = WriteSkewRound.txnIds(r);
+        expected.put(ViolationIds.of(Anomaly.G2_ITEM, txns, null, Level.SERIALIZABLE),
+            WriteSkewRound.HISTORY + " G2-item " + txns + " RW x" + r + ", RW y" + r);
       }
-      assertThat(Files.isDirectory(offsets)).isTrue();
-      Files.delete(offsets.resolve("blocks-the-offsets-file"));
-      Files.delete(offsets);
-      writeSkew(outbox, c1, c2, 1); // committed while no worker runs
-      prune(c1); // deletes and updates of outbox rows are dropped by the transform
-      try (ConnectWorker worker = ConnectWorker.start(KafkaBroker.bootstrapServers(), offsets)) {
-        worker.putConnector(CONNECTOR, connector);
-        waiting(90).until(() -> txnIds(config), ids -> ids.containsAll(ROUND_1));
-        writeSkew(outbox, c1, c2, 2);
-        waiting(60).until(() -> txnIds(config), ids -> ids.containsAll(ROUND_2));
-        assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
+      assertThat(got).hasSize(ROUNDS);
+      assertThat(byId).isEqualTo(expected);
+      assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
+      assertThat(worker.stop(PATIENCE)).as(worker.log().toString()).isEqualTo(143); // 128 + SIGTERM
+    } finally {
+      if (worker != null && worker.alive()) {
+        worker.kill();
       }
-      waiting(120).until(() -> violations(config).size() >= ROUNDS);
-      // nothing more arrives: no violation twice, though part of round 0 was published twice
-      waiting(10).during(Duration.ofSeconds(3))
-          .until(() -> violations(config).size() == ROUNDS);
     }
-    // Round 0 once or twice (what Debezium re-reads depends on the LSN it had confirmed to the
-    // slot), every other transaction exactly once.
-    List<String> ids = txnIds(config);
-    List<String> again = new ArrayList<>(ids);
-    for (String id : List.of("e2e/s1/0", "e2e/s2/0", "e2e/s1/1", "e2e/s2/1", "e2e/s1/2", "e2e/s2/2")) {
-      assertThat(again.remove(id)).as(id).isTrue();
-    }
-    assertThat(again).isSubsetOf("e2e/s1/0", "e2e/s2/0").doesNotHaveDuplicates();
-    assertThat(events(config)).allSatisfy(r -> assertThat(r.key())
-        .isEqualTo(((Transaction) r.value()).getTxnId().substring(0, 6)));
-    assertThat(events(config)).allSatisfy(r -> {
-      Transaction t = (Transaction) r.value();
+
+    // Exactly the record published after the last offset commit, round 1's first, twice: the same
+    // record (the same commit, xid and LSN) both times. Keys are the sessions, so each session's
+    // records stay in one partition, in order.
+    List<TopicRecords.Read> events = TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.eventsTopic());
+    assertThat(events).allSatisfy(r -> assertThat(r.key())
+        .isEqualTo(((Transaction) r.value()).getTxnId().substring(0, "e2e/s1".length())));
+    List<Transaction> txns = events.stream().map(r -> (Transaction) r.value()).toList();
+    assertThat(txns.stream().map(Transaction::getTxnId).sorted()).containsExactly(
+        "e2e/s1/0", "e2e/s1/1", "e2e/s1/1", "e2e/s1/2", "e2e/s2/0", "e2e/s2/1", "e2e/s2/2");
+    List<Transaction> twice = txns.stream().filter(t -> t.getTxnId().equals("e2e/s1/1")).toList();
+    assertThat(twice.get(1)).isEqualTo(twice.get(0));
+    assertThat(txns).allSatisfy(t -> {
       assertThat(t.getSource().getDbTxnId()).isNotBlank();
       assertThat(t.getSource().getLsn()).isPositive();
     });
-    List<Violation> found = violations(config);
-    assertThat(found).extracting(ConnectOutboxEndToEndTest::describe).containsExactlyInAnyOrder(
-        "G2-item [e2e/s1/0, e2e/s2/0]", "G2-item [e2e/s1/1, e2e/s2/1]", "G2-item [e2e/s1/2, e2e/s2/2]");
-    assertThat(found).extracting(Violation::getViolationId).doesNotHaveDuplicates();
     assertThat(TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.dlqTopic())).isEmpty();
   }
 
   /**
-   * Awaitility polling every 500 ms: each poll of a topic starts a consumer, and faster polling
-   * only takes CPU from the worker, the connector and the monitor on a shared machine.
+   * Starts a worker, submits the connector and waits until its task runs and holds the replication
+   * slot: a transaction committed after is captured.
+   *
+   * @param name the worker's name, which names its files in the temporary directory
    */
-  private static ConditionFactory waiting(int seconds) {
-    return await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(500));
+  private ConnectWorkerProcess startStreaming(String name, Path plugins, Path offsets, Map<String, String> connector)
+      throws Exception {
+    ConnectWorkerProcess worker = ConnectWorkerProcess.start(tmp, name, KafkaBroker.bootstrapServers(), offsets,
+        plugins, PATIENCE);
+    worker.putConnector(CONNECTOR, connector);
+    waiting().until(() -> {
+      String task = worker.taskState(CONNECTOR);
+      if (task.startsWith("FAILED")) {
+        throw new AssertionError("the connector's task failed (" + worker.log() + "): " + task);
+      }
+      return task.equals("RUNNING") && slotActive();
+    });
+    return worker;
+  }
+
+  /**
+   * Awaitility with {@link #PATIENCE}, polling every second: each poll of a topic starts a
+   * consumer, and faster polling only takes CPU from the worker, the connector and the monitor on a
+   * shared machine.
+   */
+  private static ConditionFactory waiting() {
+    return await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(1));
   }
 
   /** The deployable example configuration, pointed at the private server, slot and topics of this test. */
@@ -185,30 +237,8 @@ class ConnectOutboxEndToEndTest {
     return config;
   }
 
-  /**
-   * One write skew: both sessions read x and y, s1 appends to x, s2 to y, both commit; each
-   * record goes into the outbox inside its transaction.
-   */
-  private static void writeSkew(OutboxSink outbox, Connection c1, Connection c2, int r) throws Exception {
-    String x = "x" + r;
-    String y = "y" + r;
-    List<Operation> ops1 = new ArrayList<>();
-    List<Operation> ops2 = new ArrayList<>();
-    Instant begin = Instant.now();
-    ops1.add(read(c1, x));
-    ops1.add(read(c1, y));
-    ops2.add(read(c2, x));
-    ops2.add(read(c2, y));
-    ops1.add(append(c1, x, 10L * r + 1));
-    ops2.add(append(c2, y, 10L * r + 2));
-    outbox.accept(committed("s1", r, ops1, begin));
-    c1.commit();
-    outbox.accept(committed("s2", r, ops2, begin));
-    c2.commit();
-  }
-
   /** Deletes the oldest outbox row and updates another, as a pruning job would. */
-  private static void prune(Connection c) throws Exception {
+  private static void prune(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
       assertThat(s.executeUpdate("DELETE FROM " + OutboxSink.TABLE + " WHERE id = (SELECT min(id) FROM "
           + OutboxSink.TABLE + ")")).isEqualTo(1);
@@ -218,61 +248,33 @@ class ConnectOutboxEndToEndTest {
     c.commit();
   }
 
-  private static Operation read(Connection c, String key) throws Exception {
-    try (PreparedStatement read = c.prepareStatement(new PostgresDialect().readSql(Dialect.LIST_TABLE))) {
-      read.setString(1, key);
-      try (ResultSet rs = read.executeQuery()) {
-        assertThat(rs.next()).isTrue();
-        return new Operation(OpKind.READ, key, ListValues.parse(rs.getString(1)));
-      }
-    }
+  private static boolean slotActive() throws SQLException {
+    return slotPid() != 0;
   }
 
-  private static Operation append(Connection c, String key, long element) throws Exception {
-    try (PreparedStatement append = c.prepareStatement(new PostgresDialect().appendSql())) {
-      append.setString(1, Long.toString(element));
-      append.setString(2, key);
-      assertThat(append.executeUpdate()).isEqualTo(1);
-    }
-    return new Operation(OpKind.APPEND, key, element);
-  }
-
-  private static Transaction committed(String session, int seq, List<Operation> ops, Instant begin) {
-    return new Transaction("e2e", session, "e2e/" + session + "/" + seq, (long) seq, TxnStatus.COMMITTED,
-        ops, begin, Instant.now(), null);
-  }
-
-  private static boolean slotActive() throws Exception {
+  /** @return the process id of the server process streaming the slot, 0 while none does */
+  private static int slotPid() throws SQLException {
     try (Connection c = POSTGRES.get().connect();
-        PreparedStatement s = c.prepareStatement("SELECT active FROM pg_replication_slots WHERE slot_name = ?")) {
+        PreparedStatement s = c.prepareStatement("SELECT active_pid FROM pg_replication_slots WHERE slot_name = ?")) {
       s.setString(1, SLOT);
       try (ResultSet rs = s.executeQuery()) {
-        return rs.next() && rs.getBoolean(1);
+        return rs.next() ? rs.getInt(1) : 0;
       }
     }
   }
 
-  private static List<TopicRecords.Read> events(MonitorConfig config) {
-    return TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.eventsTopic());
+  /** Waits until the events topic holds a record of each of {@code txnIds}. */
+  private static void awaitPublished(MonitorConfig config, List<String> txnIds) {
+    waiting().until(() -> TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.eventsTopic()).stream()
+        .map(r -> ((Transaction) r.value()).getTxnId()).toList().containsAll(txnIds));
   }
 
-  /** @return the events topic's transaction ids, in the order read (partition by partition) */
-  private static List<String> txnIds(MonitorConfig config) {
-    return events(config).stream().map(r -> ((Transaction) r.value()).getTxnId()).toList();
-  }
-
-  private static List<Violation> violations(MonitorConfig config) {
-    return TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.violationsTopic()).stream()
-        .map(r -> (Violation) r.value()).toList();
-  }
-
-  /** @return e.g. {@code G2-item [e2e/s1/0, e2e/s2/0]}, after checking the witness is the two rw edges */
+  /**
+   * @return e.g. {@code e2e G2-item [e2e/s1/0, e2e/s2/0] RW x0, RW y0}: {@link ExactOutput#describe}
+   *     and the witness's edges, sorted
+   */
   private static String describe(Violation v) {
-    String first = v.getWitness().getEdges().get(0).getFromTxnId();
-    String round = first.substring(first.lastIndexOf('/') + 1);
-    assertThat(v.getWitness().getEdges()).extracting(e -> e.getType().name() + " " + e.getKey())
-        .containsExactlyInAnyOrder("RW x" + round, "RW y" + round);
-    return v.getAnomaly() + " " + v.getWitness().getEdges().stream().map(WitnessEdge::getFromTxnId)
-        .sorted().distinct().toList();
+    return ExactOutput.describe(v) + " " + String.join(", ", v.getWitness().getEdges().stream()
+        .map(e -> e.getType().name() + " " + e.getKey()).sorted().toList());
   }
 }

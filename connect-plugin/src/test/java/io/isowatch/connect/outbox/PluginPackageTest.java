@@ -7,7 +7,6 @@ import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.serde.RecordCodec;
-import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.file.Files;
@@ -17,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -40,12 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("plugin-package")
 class PluginPackageTest {
-  private static final Path ZIP = Path.of(System.getProperty("user.dir"))
-      .resolve("../deploy/connect/isowatch-connect-plugin.zip");
-
   @Test
   void theZipHoldsEverythingTheTransformNeedsAndNothingTheWorkerProvides(@TempDir Path plugins) throws Exception {
-    List<String> jars = unzip(ZIP, plugins);
+    List<String> jars = Plugins.unzip(Plugins.ZIP, plugins);
     assertThat(jars).allMatch(j -> j.startsWith("isowatch-connect-plugin/") && j.endsWith(".jar"))
         .anyMatch(j -> j.contains("isowatch-connect-plugin-")).anyMatch(j -> j.contains("isowatch-schemas-"))
         .anyMatch(j -> j.contains("/avro-"))
@@ -103,24 +97,5 @@ class PluginPackageTest {
         .put("source", new Struct(source).put("table", "isowatch_outbox").put("txId", 9L).put("lsn", 400L))
         .put("op", "c");
     return new SourceRecord(Map.of(), Map.of(), "pg.public.isowatch_outbox", envelope, value);
-  }
-
-  /** @return the zip's file entries, extracted under {@code into} */
-  private static List<String> unzip(Path zip, Path into) throws IOException {
-    List<String> names = new ArrayList<>();
-    try (InputStream in = Files.newInputStream(zip); ZipInputStream entries = new ZipInputStream(in)) {
-      for (ZipEntry e = entries.getNextEntry(); e != null; e = entries.getNextEntry()) {
-        Path target = into.resolve(e.getName()).normalize();
-        assertThat(target.startsWith(into)).as(e.getName()).isTrue();
-        if (e.isDirectory()) {
-          Files.createDirectories(target);
-        } else {
-          Files.createDirectories(target.getParent());
-          Files.copy(entries, target);
-          names.add(e.getName());
-        }
-      }
-    }
-    return names;
   }
 }

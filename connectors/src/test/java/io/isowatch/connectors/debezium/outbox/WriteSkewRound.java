@@ -1,4 +1,4 @@
-package io.isowatch.cli.endtoend;
+package io.isowatch.connectors.debezium.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,10 +30,13 @@ import java.util.List;
  * <p>The records are built here rather than with the {@code TransactionRecorder}, whose API records
  * register reads and writes only, and the monitor decides snapshot isolation and serializable only
  * for histories with list-append operations.
+ *
+ * <p>Shared, through this module's test-jar, by the end-to-end tests that take the outbox to the
+ * monitor: the app's ({@code capture}, the outbox relay) and connect-plugin's (Kafka Connect).
  */
-final class WriteSkewRound {
+public final class WriteSkewRound {
   /** The history the records belong to. */
-  static final String HISTORY = "e2e";
+  public static final String HISTORY = "e2e";
 
   private final Connection c1;
   private final Connection c2;
@@ -49,7 +52,7 @@ final class WriteSkewRound {
    * @param outbox records each transaction inside it, e.g. an {@code OutboxSink} over {@code c1}, {@code c2}
    * @param round the round, which names the keys and the transactions
    */
-  WriteSkewRound(Connection c1, Connection c2, TransactionSink outbox, int round) {
+  public WriteSkewRound(Connection c1, Connection c2, TransactionSink outbox, int round) {
     this.c1 = c1;
     this.c2 = c2;
     this.outbox = outbox;
@@ -61,7 +64,7 @@ final class WriteSkewRound {
    *
    * @param c a connection, autocommit on
    */
-  static void createKeys(Connection c, int rounds) throws SQLException {
+  public static void createKeys(Connection c, int rounds) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute(new PostgresDialect().createListTableSql());
       for (int r = 0; r < rounds; r++) {
@@ -71,12 +74,12 @@ final class WriteSkewRound {
   }
 
   /** @return the txnIds of round {@code r}'s two transactions */
-  static List<String> txnIds(int r) {
+  public static List<String> txnIds(int r) {
     return List.of(HISTORY + "/s1/" + r, HISTORY + "/s2/" + r);
   }
 
   /** Both sessions read both keys and append to one each; nothing is committed yet. */
-  WriteSkewRound run() throws SQLException {
+  public WriteSkewRound run() throws SQLException {
     String x = "x" + round;
     String y = "y" + round;
     begin = Instant.now();
@@ -90,13 +93,13 @@ final class WriteSkewRound {
   }
 
   /** Records and commits s1's transaction. */
-  void commitFirst() throws SQLException {
+  public void commitFirst() throws SQLException {
     outbox.accept(committed("s1", ops1));
     c1.commit();
   }
 
   /** Records and commits s2's transaction. */
-  void commitSecond() throws SQLException {
+  public void commitSecond() throws SQLException {
     outbox.accept(committed("s2", ops2));
     c2.commit();
   }
