@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.isowatch.checker.level.Level;
 import io.isowatch.connectors.debezium.outbox.OutboxSink;
 import io.isowatch.connectors.probe.Dialect;
-import io.isowatch.connectors.probe.ListValues;
+import io.isowatch.schemas.debezium.ListValues;
 import io.isowatch.connectors.probe.PostgresDialect;
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;
