@@ -32,8 +32,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -127,6 +127,13 @@ final class CaptureCommand implements Callable<Integer> {
       description = "With --cdc: the historyId of the records (default: --name).")
   private String historyId;
 
+  @Option(names = "--recorded", paramLabel = "FILE",
+      description = "With --cdc: a history the clients recorded (e.g. the probe's --out), cross-checked against"
+          + " the captured transactions when the capture stops: lost commits, aborted transactions that"
+          + " committed, unrecorded or split writes, one line each, and a line counting them. Read"
+          + " when the capture stops; stop it once the last recorded commit was published.")
+  private Path recordedFile;
+
   @Option(names = "--jdbc-url", required = true, paramLabel = "URL",
       description = "The PostgreSQL database, e.g. jdbc:postgresql://localhost:5432/app.")
   private String jdbcUrl;
@@ -185,10 +192,11 @@ final class CaptureCommand implements Callable<Integer> {
       err.println("isowatch capture: --prune-after goes with --outbox only (--cdc deletes nothing)");
       return ExitCode.BAD_INPUT;
     }
-    if (!mode.cdc && (table != null || historyId != null)) {
-      err.println("isowatch capture: --table and --history-id go with --cdc only");
+    if (!mode.cdc && (table != null || historyId != null || recordedFile != null)) {
+      err.println("isowatch capture: --table, --history-id and --recorded go with --cdc only");
       return ExitCode.BAD_INPUT;
     }
+    RecordedCrossCheck recorded = recordedFile == null ? null : new RecordedCrossCheck(recordedFile);
     String captured = mode.cdc ? qualified(table) : "public." + OutboxSink.TABLE;
     if (captured == null) {
       err.println("isowatch capture: --table " + table + ": not [SCHEMA.]TABLE of letters, digits and _");
@@ -230,7 +238,8 @@ final class CaptureCommand implements Callable<Integer> {
     }
     CapturePublisher publisher;
     try {
-      publisher = mode.cdc ? cdcPublisher(sink, err, clients, captured) : new OutboxPublisher(sink, err, prune ? url : null);
+      publisher = mode.cdc ? cdcPublisher(sink, err, clients, captured, recorded)
+          : new OutboxPublisher(sink, err, prune ? url : null);
     } catch (UncheckedIOException e) {
       sink.close();
       err.println("isowatch capture: " + e.getCause().getMessage());
@@ -249,11 +258,14 @@ final class CaptureCommand implements Callable<Integer> {
     }
     err.println("capture: stopped; " + publisher.counts());
     err.flush();
+    int findings = recorded == null ? 0 : recorded.report(bare(captured), err);
     if (failed.isPresent()) {
       err.println("isowatch capture: " + failed.get());
       return ExitCode.BAD_INPUT;
     }
-    return ExitCode.CONSISTENT;
+    // after SIGTERM or Ctrl-C the JVM exits with the signal's status whatever this returns: the
+    // findings are told by the summary line
+    return findings < 0 ? ExitCode.BAD_INPUT : findings > 0 ? ExitCode.VIOLATION : ExitCode.CONSISTENT;
   }
 
   /**
@@ -314,13 +326,19 @@ final class CaptureCommand implements Callable<Integer> {
    *     <offsets topic>.keys})
    * @throws UncheckedIOException if the keys cannot be read
    */
-  private CdcPublisher cdcPublisher(KafkaTransactionSink sink, PrintWriter err, Properties clients, String captured) {
+  private CdcPublisher cdcPublisher(KafkaTransactionSink sink, PrintWriter err, Properties clients, String captured,
+      RecordedCrossCheck recorded) {
     KeysSeen keys = offsets != null && offsets.file != null
         ? new KeysSeen.File(Path.of(offsets.file + ".keys"))
         : new KeysSeen.Kafka(offsetsTopic() + ".keys", name, kafkaClients(clients));
     Set<String> seen = keys.load();
-    return new CdcPublisher(sink, err, historyId != null ? historyId : name,
-        captured.substring(captured.indexOf('.') + 1), keys, seen, t -> { });
+    return new CdcPublisher(sink, err, historyId != null ? historyId : name, bare(captured), keys, seen,
+        recorded == null ? t -> { } : recorded::add);
+  }
+
+  /** @return {@code schema.table} without its schema */
+  private static String bare(String captured) {
+    return captured.substring(captured.indexOf('.') + 1);
   }
 
   /** @return {@code t} as {@code schema.table} (schema {@code public} if none), or null if malformed */

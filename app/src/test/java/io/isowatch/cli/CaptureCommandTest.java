@@ -65,7 +65,8 @@ class CaptureCommandTest {
     CliRun tableWithOutbox = CliRun.of("capture", "--outbox", "--table", "t", "--jdbc-url", "jdbc:postgresql://db/app",
         "--bootstrap-servers", "127.0.0.1:9");
     assertThat(tableWithOutbox.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(tableWithOutbox.err()).isEqualTo("isowatch capture: --table and --history-id go with --cdc only\n");
+    assertThat(tableWithOutbox.err()).isEqualTo("isowatch capture: --table, --history-id and --recorded go with --cdc"
+        + " only\n");
   }
 
   @Test

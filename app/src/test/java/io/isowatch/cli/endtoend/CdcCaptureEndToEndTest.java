@@ -3,16 +3,20 @@ package io.isowatch.cli.endtoend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.isowatch.checker.format.HistoryFiles;
+import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.window.ViolationIds;
 import io.isowatch.connectors.debezium.cdc.ListAppendCapture;
 import io.isowatch.connectors.probe.Dialect;
+import io.isowatch.connectors.probe.HistoryCollector;
 import io.isowatch.connectors.probe.Probe;
 import io.isowatch.connectors.probe.ProbeConfig;
 import io.isowatch.connectors.probe.ProbeIsolation;
 import io.isowatch.connectors.probe.ProbeWorkload;
 import io.isowatch.connectors.probe.Scenario;
+import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;
 import io.isowatch.schemas.OpKind;
@@ -33,6 +37,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -109,11 +114,11 @@ class CdcCaptureEndToEndTest {
       capture = startStreaming(args, "capture-0");
       long oldKeyXid = appendAutocommitted(OLD_KEY, 3);
       // SIGKILL while the probe commits, once the first 20 records were published
-      CompletableFuture<Void> first = CompletableFuture.runAsync(() -> probe("r1", 11, recorded));
+      CompletableFuture<Void> first = CompletableFuture.runAsync(() -> probe("r1", 11, recorded::add));
       await().atMost(Duration.ofSeconds(90)).until(() -> published(config).size() >= 20);
       capture.kill();
       first.get(120, TimeUnit.SECONDS);
-      probe("r2", 12, recorded);
+      probe("r2", 12, recorded::add);
       capture = startStreaming(args, "capture-1");
       monitor = MonitorProcess.start(tmp.resolve("monitor.log"), "e2e-cdc-app", config, tmp.resolve("state"),
           monitorConfig);
@@ -180,6 +185,30 @@ class CdcCaptureEndToEndTest {
       assertThat(capture.stop()).as(capture.output()).isEqualTo(143);
       assertThat(capture.output()).contains("capture: stopped; ")
           .contains(", 0 row changes not converted, 0 events rejected").doesNotContain("not converted: ");
+
+      // --recorded: a third run of the capture cross-checks the probe run it captured, written to a
+      // history file while it runs, plus one transaction the client saw commit and the database never ran
+      Path history = tmp.resolve("r3.jsonl");
+      List<String> withRecorded = new ArrayList<>(args);
+      withRecorded.addAll(List.of("--recorded", history.toString()));
+      capture = startStreaming(withRecorded, "capture-2");
+      List<Transaction> third = Collections.synchronizedList(new ArrayList<>());
+      HistoryCollector collector = new HistoryCollector();
+      probe("r3", 13, t -> {
+        third.add(t);
+        collector.accept(t);
+      });
+      collector.accept(new Transaction(HISTORY, "ghost", "ghost-1", 0L, TxnStatus.COMMITTED, List.of(append("x", 999)),
+          Instant.EPOCH, Instant.EPOCH, null));
+      HistoryFiles.write(collector.history(), HistoryFormat.JSONL, history);
+      awaitCaptured(config, third);
+      long confirmed = third.stream().filter(t -> t.getStatus() == TxnStatus.COMMITTED && !appends(t).isEmpty()).count();
+      assertThat(capture.stop()).as(capture.output()).isEqualTo(143);
+      assertThat(capture.output().lines().filter(l -> l.startsWith("capture: finding: ")
+          || l.startsWith("capture: cross-check "))).containsExactly(
+          "capture: finding: LOST_COMMIT recorded recorded/T" + (third.size() + 1) + " key x element 999: the client"
+              + " saw the commit; the change stream never shows the element",
+          "capture: cross-check with " + history + ": " + confirmed + " recorded transactions confirmed, 1 findings");
     } finally {
       if (capture != null && capture.alive()) {
         capture.kill();
@@ -191,11 +220,11 @@ class CdcCaptureEndToEndTest {
   }
 
   /** Runs the probe: list-append at REPEATABLE READ, 4 sessions, 3 keys of 8 appends, 80 transactions. */
-  private static void probe(String runTag, long seed, List<Transaction> recorded) {
+  private static void probe(String runTag, long seed, TransactionSink recorded) {
     ProbeConfig probe = new ProbeConfig(POSTGRES.get().jdbcUrl(), null, null, ProbeIsolation.REPEATABLE_READ,
         ProbeWorkload.LIST_APPEND, Scenario.RANDOM, 4, 3, 8, 80, null, HISTORY, runTag, seed);
     try {
-      assertThat(new Probe(probe, Dialect.forUrl(POSTGRES.get().jdbcUrl()), recorded::add).run().committed())
+      assertThat(new Probe(probe, Dialect.forUrl(POSTGRES.get().jdbcUrl()), recorded).run().committed())
           .isPositive();
     } catch (Exception e) {
       throw new IllegalStateException("the probe failed: " + e.getMessage(), e);
