@@ -75,6 +75,7 @@ class CaptureCommandTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("Examples:", "isowatch capture --outbox --jdbc-url", "--offsets-topic=TOPIC",
         "--offsets=FILE", "--prune-after", "--schema-registry-url=URL", "isowatch capture --cdc --table",
-        "--history-id=ID");
+        "--history-id=ID", "--recorded=FILE");
+    assertThat(run.out().lines().filter(l -> l.length() > 80)).isEmpty();
   }
 }
