@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * batch; it never stops the capture, but a capture stopped before that retry leaves those rows in
  * the table (published, so safe to delete by hand).
  */
-final class OutboxPublisher implements ChangeStream.Handler {
+final class OutboxPublisher implements CapturePublisher {
   private static final String DELETE_SQL = "DELETE FROM " + OutboxSink.TABLE + " WHERE id = ANY (?)";
 
   private final OutboxRelay relay;
@@ -106,7 +106,7 @@ final class OutboxPublisher implements ChangeStream.Handler {
       err.println("capture: cannot prune " + acknowledgedIds.size() + " published outbox rows (retried after"
           + " the next batch): " + e.getMessage());
       err.flush();
-      closePruning();
+      close();
     }
   }
 
@@ -125,8 +125,14 @@ final class OutboxPublisher implements ChangeStream.Handler {
     return pruned.get();
   }
 
+  @Override
+  public String counts() {
+    return published() + " published, " + rejected() + " rejected, " + pruned() + " pruned";
+  }
+
   /** Closes the pruning connection, if any. */
-  void closePruning() {
+  @Override
+  public void close() {
     if (pruning != null) {
       try {
         pruning.close();

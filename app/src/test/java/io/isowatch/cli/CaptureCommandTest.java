@@ -42,8 +42,31 @@ class CaptureCommandTest {
   void aModeIsRequired() {
     CliRun run = CliRun.of("capture", "--jdbc-url", "jdbc:postgresql://db/app", "--bootstrap-servers", "127.0.0.1:9");
     assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(run.err()).isEqualTo("Error: Missing required argument (specify one of these): --outbox\n"
+    assertThat(run.err()).isEqualTo("Error: Missing required argument (specify one of these): (--outbox | --cdc)\n"
         + "'isowatch capture --help' lists the options.\n");
+  }
+
+  @Test
+  void cdcNeedsATableAndTakesNoPruning() {
+    CliRun noTable = CliRun.of("capture", "--cdc", "--jdbc-url", "jdbc:postgresql://db/app",
+        "--bootstrap-servers", "127.0.0.1:9");
+    assertThat(noTable.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(noTable.err()).isEqualTo("isowatch capture: --cdc needs --table T, the list-append table to capture\n");
+    CliRun prune = CliRun.of("capture", "--cdc", "--table", "t", "--prune-after", "--jdbc-url",
+        "jdbc:postgresql://db/app", "--bootstrap-servers", "127.0.0.1:9");
+    assertThat(prune.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(prune.err()).isEqualTo("isowatch capture: --prune-after goes with --outbox only (--cdc deletes"
+        + " nothing)\n");
+    CliRun badTable = CliRun.of("capture", "--cdc", "--table", "a.b.c", "--jdbc-url", "jdbc:postgresql://db/app",
+        "--bootstrap-servers", "127.0.0.1:9");
+    assertThat(badTable.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(badTable.err()).isEqualTo("isowatch capture: --table a.b.c: not [SCHEMA.]TABLE of letters, digits"
+        + " and _\n");
+    CliRun tableWithOutbox = CliRun.of("capture", "--outbox", "--table", "t", "--jdbc-url", "jdbc:postgresql://db/app",
+        "--bootstrap-servers", "127.0.0.1:9");
+    assertThat(tableWithOutbox.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(tableWithOutbox.err()).isEqualTo("isowatch capture: --table, --history-id and --recorded go with --cdc"
+        + " only\n");
   }
 
   @Test
@@ -51,6 +74,8 @@ class CaptureCommandTest {
     CliRun run = CliRun.of("capture", "--help");
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("Examples:", "isowatch capture --outbox --jdbc-url", "--offsets-topic=TOPIC",
-        "--offsets=FILE", "--prune-after", "--schema-registry-url=URL");
+        "--offsets=FILE", "--prune-after", "--schema-registry-url=URL", "isowatch capture --cdc --table",
+        "--history-id=ID", "--recorded=FILE");
+    assertThat(run.out().lines().filter(l -> l.length() > 80)).isEmpty();
   }
 }

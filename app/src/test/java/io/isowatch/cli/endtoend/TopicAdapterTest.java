@@ -11,7 +11,7 @@ import io.isowatch.connectors.debezium.cdc.ListAppendCapture;
 import io.isowatch.connectors.debezium.engine.CaptureConfig;
 import io.isowatch.connectors.debezium.engine.ChangeStream;
 import io.isowatch.connectors.probe.Dialect;
-import io.isowatch.connectors.probe.ListValues;
+import io.isowatch.schemas.debezium.ListValues;
 import io.isowatch.connectors.probe.Probe;
 import io.isowatch.connectors.probe.ProbeConfig;
 import io.isowatch.connectors.probe.ProbeIsolation;

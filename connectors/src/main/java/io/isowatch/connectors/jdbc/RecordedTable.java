@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * String, String)}): the wrapper keeps the version column, as below. A <em>list</em> table ({@code
  * list == true}, {@link #list}): the version column is the application's own list column, the list's
  * elements as comma-separated decimal longs in append order ({@link
- * io.isowatch.connectors.probe.ListValues}, the probe's list-append format); the application appends
+ * io.isowatch.schemas.debezium.ListValues}, the probe's list-append format); the application appends
  * with {@code SET v = v || ',' || e} or {@code SET v = CONCAT(v, ',', e)} and reads the whole list,
  * and the list itself reveals the version order, so the wrapper writes nothing into it.
  *

@@ -1,6 +1,6 @@
 package io.isowatch.connectors.jdbc;
 
-import io.isowatch.connectors.probe.ListValues;
+import io.isowatch.schemas.debezium.ListValues;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

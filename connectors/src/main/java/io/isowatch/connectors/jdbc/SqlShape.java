@@ -63,7 +63,7 @@ sealed interface SqlShape {
    * @param table the list table
    * @param key the row's key
    * @param element how the statement names the appended text {@code e}: the elements as
-   *     comma-separated decimal longs ({@link io.isowatch.connectors.probe.ListValues}), usually one
+   *     comma-separated decimal longs ({@link io.isowatch.schemas.debezium.ListValues}), usually one
    */
   record Append(RecordedTable table, Key key, Key element) implements SqlShape {}
 

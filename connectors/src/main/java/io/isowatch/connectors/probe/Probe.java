@@ -5,6 +5,7 @@ import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.debezium.ListValues;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -130,7 +130,18 @@ public final class JsonEnvelopes {
     JsonNode schema = source.has("schema") && !source.get("schema").isNull() ? source.get("schema") : source.get("db");
     String table = (schema == null || schema.isNull() ? "" : schema.asText() + ".")
         + required(source, "table", "source.").asText();
-    return new RowChange(connector, txn, table, op, object(p.get("before")), object(p.get("after")), lsn, gtid);
+    return new RowChange(connector, txn, table, op, object(p.get("before")), object(p.get("after")), lsn, gtid,
+        timeMicros(source));
+  }
+
+  /** @return {@code source.ts_us}, else {@code source.ts_ms} in microseconds, else null */
+  private static Long timeMicros(JsonNode source) {
+    JsonNode us = source.get("ts_us");
+    if (us != null && us.canConvertToLong()) {
+      return us.asLong();
+    }
+    JsonNode ms = source.get("ts_ms");
+    return ms != null && ms.canConvertToLong() ? ms.asLong() * 1000 : null;
   }
 
   private static JsonNode required(JsonNode parent, String field, String prefix) throws EnvelopeException {

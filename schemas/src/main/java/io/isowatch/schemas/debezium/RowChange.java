@@ -18,7 +18,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param after the row after the change, or null for deletes
  * @param lsn PostgreSQL {@code source.lsn} of the change, or null
  * @param gtid MySQL-family {@code source.gtid}, or null
+ * @param timeMicros when the database made the change, microseconds since the epoch (UTC): {@code
+ *     source.ts_us}, else {@code source.ts_ms} times 1,000, else null; for PostgreSQL the commit
+ *     time of the transaction, the same in every event of it and in every reading of the log
  */
 public record RowChange(
-    String connector, String txn, String table, String op, JsonNode before, JsonNode after, Long lsn, String gtid)
+    String connector, String txn, String table, String op, JsonNode before, JsonNode after, Long lsn, String gtid,
+    Long timeMicros)
     implements Envelope {}

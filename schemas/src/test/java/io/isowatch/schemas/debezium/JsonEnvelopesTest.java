@@ -12,13 +12,13 @@ class JsonEnvelopesTest {
   private static final String PG_PAYLOAD = "{\"before\":null,\"after\":{\"k\":\"a\",\"v\":\",7\"},"
       + "\"source\":{\"version\":\"3.6.1.Final\",\"connector\":\"postgresql\",\"name\":\"isowatch_cdc\","
       + "\"db\":\"postgres\",\"schema\":\"public\",\"table\":\"isowatch_list_append\",\"txId\":771,"
-      + "\"lsn\":24023128,\"xmin\":null},\"op\":\"c\",\"ts_ms\":1700000000000,"
+      + "\"lsn\":24023128,\"xmin\":null,\"ts_ms\":1699999999999},\"op\":\"c\",\"ts_ms\":1700000000000,"
       + "\"transaction\":{\"id\":\"771:24023128\",\"total_order\":1,\"data_collection_order\":1}}";
 
   @Test
   void aPostgresChangeIsTheSameWithAndWithoutSchema() throws Exception {
     RowChange expected = new RowChange("postgresql", "771", "public.isowatch_list_append", "c", null,
-        new ObjectMapper().readTree("{\"k\":\"a\",\"v\":\",7\"}"), 24023128L, null);
+        new ObjectMapper().readTree("{\"k\":\"a\",\"v\":\",7\"}"), 24023128L, null, 1_699_999_999_999_000L);
     assertThat(JsonEnvelopes.parse(PG_PAYLOAD)).contains(expected);
     assertThat(JsonEnvelopes.parse("{\"schema\":{\"type\":\"struct\"},\"payload\":" + PG_PAYLOAD + "}"))
         .contains(expected);

@@ -1,7 +1,7 @@
 package io.isowatch.connectors.debezium.cdc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.isowatch.connectors.probe.ListValues;
+import io.isowatch.schemas.debezium.ListValues;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;

@@ -4,6 +4,8 @@
  * io.isowatch.connectors.debezium.cdc.TransactionAssembler}), and cross-checked against what the
  * clients recorded ({@link io.isowatch.connectors.debezium.cdc.CommitCrossCheck}): version order per
  * key, lost commits, aborted transactions that committed, and records confirmed with their database
- * transaction id.
+ * transaction id; and the keys a capture has shown ({@link
+ * io.isowatch.connectors.debezium.cdc.KeysSeen}), kept beside its position for {@code isowatch
+ * capture --cdc}.
  */
 package io.isowatch.connectors.debezium.cdc;

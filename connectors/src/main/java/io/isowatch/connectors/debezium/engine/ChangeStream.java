@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A batch's events are marked processed only after the handler has handled all of them and
  * returned from {@link Handler#endBatch}, and offsets are flushed after every batch, so a stop and
- * restart resumes after the last batch handled: nothing is skipped, and only a crash between
- * handling and flushing can hand the events of that batch again. A handler
+ * restart resumes after the last batch handled (or, for a handler holding a part of a
+ * transaction, after the last boundary it reported, {@link Handler#atBoundary}): nothing is
+ * skipped, and only a crash between handling and flushing can hand the events of that batch again. A handler
  * that throws stops the engine; the exception, like any engine failure, is kept and thrown by
  * {@link #close}.
  */
@@ -46,6 +47,19 @@ public final class ChangeStream implements AutoCloseable {
      *     hands the batch again
      */
     default void endBatch() throws Exception {}
+
+    /**
+     * Whether a stored offset may cover every event handled so far: false while the handler holds
+     * part of something it has not handed on (a database transaction whose other changes have not
+     * arrived). Asked after each event; at the end of a batch only the events up to the last one
+     * after which this was true are marked processed, so that a restart resumes at that boundary and
+     * hands the held events again.
+     *
+     * @return true by default: every event stands alone
+     */
+    default boolean atBoundary() {
+      return true;
+    }
   }
 
   private final DebeziumEngine<ChangeEvent<String, String>> engine;
@@ -64,10 +78,15 @@ public final class ChangeStream implements AutoCloseable {
         .notifying((List<ChangeEvent<String, String>> batch,
             DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer) -> {
           String at = "the end of a batch";
+          int boundary = 0; // events before this index may be marked processed
           try {
-            for (ChangeEvent<String, String> e : batch) {
+            for (int i = 0; i < batch.size(); i++) {
+              ChangeEvent<String, String> e = batch.get(i);
               at = "an event for " + e.destination();
               handler.handle(e.destination(), e.key(), e.value());
+              if (handler.atBoundary()) {
+                boundary = i + 1;
+              }
             }
             at = "the end of a batch";
             handler.endBatch();
@@ -78,7 +97,7 @@ public final class ChangeStream implements AutoCloseable {
             throw new IllegalStateException("capture " + config.name() + ": handler failed on " + at + ": "
                 + ex.getMessage(), ex);
           }
-          for (ChangeEvent<String, String> e : batch) {
+          for (ChangeEvent<String, String> e : batch.subList(0, boundary)) {
             committer.markProcessed(e);
           }
           committer.markBatchFinished();

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.isowatch.connectors.debezium.engine.CaptureConfig;
 import io.isowatch.connectors.debezium.engine.ChangeStream;
 import io.isowatch.connectors.probe.Dialect;
-import io.isowatch.connectors.probe.ListValues;
+import io.isowatch.schemas.debezium.ListValues;
 import io.isowatch.connectors.probe.Probe;
 import io.isowatch.connectors.probe.ProbeConfig;
 import io.isowatch.connectors.probe.ProbeIsolation;

@@ -3,7 +3,7 @@ package io.isowatch.connectors.debezium.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.isowatch.connectors.probe.Dialect;
-import io.isowatch.connectors.probe.ListValues;
+import io.isowatch.schemas.debezium.ListValues;
 import io.isowatch.connectors.probe.PostgresDialect;
 import io.isowatch.connectors.recorder.TransactionSink;
 import io.isowatch.schemas.OpKind;

@@ -1,12 +1,15 @@
-package io.isowatch.connectors.probe;
+package io.isowatch.schemas.debezium;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The text form of a list in {@link Dialect#LIST_TABLE}'s {@code v} column: the elements in append
- * order, each after a comma ({@code ""} empty, {@code ",3,17"} two elements), as built by {@link
- * Dialect#appendSql}. A leading comma is optional, so {@code "3,17"} (a first insert) reads the same.
+ * The text form of a list in the probe's list-append table's {@code v} column ({@code
+ * isowatch_list_append}, {@code connectors}' {@code Dialect.LIST_TABLE}): the elements in append
+ * order, each after a comma ({@code ""} empty, {@code ",3,17"} two elements), as built by the
+ * probe's {@code Dialect.appendSql}. A leading comma is optional, so {@code "3,17"} (a first insert)
+ * reads the same. Here, beside the Debezium envelopes, because both the probe and the readers of
+ * the table's change events ({@link ListAppendRows}) need it.
  */
 public final class ListValues {
   private ListValues() {}
