@@ -216,7 +216,7 @@ final class JsonLinesCanonical {
     }
     for (int w = 0; w < words.length; w++) {
       int n = words[w].length;
-      if (at + n < end && b[at + n] == '"' && Arrays.equals(b, at, at + n, words[w], 0, n)) {
+      if (at + n < end && b[at + n] == '"' && startsWith(words[w])) {
         at += n + 1;
         return w;
       }
@@ -225,11 +225,24 @@ final class JsonLinesCanonical {
   }
 
   private boolean literal(byte[] s) {
-    int n = s.length;
-    if (at + n > end || !Arrays.equals(b, at, at + n, s, 0, n)) {
+    if (!startsWith(s)) {
       return false;
     }
-    at += n;
+    at += s.length;
+    return true;
+  }
+
+  /** Whether the bytes at {@link #at} start with {@code s}: a loop, cheaper than {@code Arrays.equals} on a few bytes. */
+  private boolean startsWith(byte[] s) {
+    int n = s.length;
+    if (at + n > end) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      if (b[at + i] != s[i]) {
+        return false;
+      }
+    }
     return true;
   }
 

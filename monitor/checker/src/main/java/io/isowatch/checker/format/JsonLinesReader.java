@@ -95,6 +95,7 @@ final class JsonLinesReader {
     if (Files.isRegularFile(file)) {
       try (InputStream in = Files.newInputStream(file)) {
         JsonLinesReader r = new JsonLinesReader(file);
+        LineSample.reserveJsonLines(r.h, file);
         History h = r.readLines(new LineReader(in, file), forward);
         if (h != null) {
           return h;

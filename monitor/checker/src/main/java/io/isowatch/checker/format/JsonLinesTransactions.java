@@ -59,7 +59,7 @@ final class JsonLinesTransactions {
         elems.clear();
         elems.addElements(0, c.elems, (int) c.value[i], c.listLength[i]);
       }
-      add(F_NAMES[c.opKind[i]], key, VALUE_TOKENS[shape],
+      add(c.opKind[i], F_NAMES[c.opKind[i]], key, VALUE_TOKENS[shape],
           shape == JsonLinesCanonical.INTEGER ? c.value[i] : 0,
           shape == JsonLinesCanonical.LIST_UNKNOWN, line);
     }
@@ -77,25 +77,33 @@ final class JsonLinesTransactions {
    */
   void add(String f, int key, JsonToken value, long v, boolean list, long line)
       throws HistoryFormatException {
+    int kind = f.equals("w") ? JsonLinesCanonical.WRITE : f.equals("append") ? JsonLinesCanonical.APPEND
+        : f.equals("r") ? JsonLinesCanonical.READ : -1;
+    add(kind, f, key, value, v, list, line);
+  }
+
+  /** {@link #add(String, int, JsonToken, long, boolean, long)} with {@code f}'s {@link JsonLinesCanonical} kind, -1 if unknown. */
+  private void add(int kind, String f, int key, JsonToken value, long v, boolean list, long line)
+      throws HistoryFormatException {
     boolean number = value == JsonToken.VALUE_NUMBER_INT;
     if (number && (v == History.NIL || v == History.UNKNOWN_VALUE)) {
       throw HistoryFormatException.atLine(file, line, "value " + v + " is reserved",
           "an integer above " + History.UNKNOWN_VALUE);
     }
-    switch (f) {
-      case "w":
-      case "append":
+    switch (kind) {
+      case JsonLinesCanonical.WRITE:
+      case JsonLinesCanonical.APPEND:
         if (!number || list) {
           throw HistoryFormatException.atLine(file, line,
               "\"" + f + "\" without an integer \"value\"", "an integer value");
         }
-        if (f.equals("w")) {
+        if (kind == JsonLinesCanonical.WRITE) {
           ops.write(key, v, line);
         } else {
           ops.append(key, v, line);
         }
         break;
-      case "r":
+      case JsonLinesCanonical.READ:
         if (value == null) {
           if (list) {
             ops.readListUnknown(key, line);

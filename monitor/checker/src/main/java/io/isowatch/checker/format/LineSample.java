@@ -12,7 +12,10 @@ import java.nio.file.Path;
  * AWDIT) holds, from a few samples of its bytes, so that its reader can {@link History#reserve} the
  * history's arrays at their final length instead of growing them by copies.
  *
- * <p>An operation line starts with {@code r} or {@code w}, a write with {@code w}. The file is cut
+ * <p>An operation line starts with {@code r} or {@code w}, a write with {@code w}. In JSON lines
+ * ({@link #reserveJsonLines}) a line is a transaction, an operation starts with {@code {"f":"} and a
+ * write or append with {@code {"f":"w"} or {@code {"f":"a}, as {@link JsonLinesWriter} writes them.
+ * The file is cut
  * into {@value #SAMPLES} equal parts and the whole lines of {@value #SAMPLE_BYTES} bytes at the
  * middle of each are counted (the midpoint rule: numbers that grow along the file, transaction ids
  * say, make the lines longer towards its end). The estimate is scaled to the file's size plus
@@ -35,6 +38,15 @@ final class LineSample {
    * @throws IOException if the file cannot be read
    */
   static void reserve(History h, Path file) throws IOException {
+    reserve(h, file, false);
+  }
+
+  /** {@link #reserve} for JSON lines: transactions, operations and writes as the writer writes them. */
+  static void reserveJsonLines(History h, Path file) throws IOException {
+    reserve(h, file, true);
+  }
+
+  private static void reserve(History h, Path file, boolean json) throws IOException {
     if (!Files.isRegularFile(file)) {
       return;
     }
@@ -45,6 +57,7 @@ final class LineSample {
       }
       ByteBuffer buf = ByteBuffer.allocate(SAMPLE_BYTES);
       long bytes = 0;
+      long txns = 0;
       long ops = 0;
       long writes = 0;
       for (int s = 0; s < SAMPLES; s++) {
@@ -63,14 +76,21 @@ final class LineSample {
         }
         bytes += last - first;
         for (int i = first; i < last; i++) {
-          if (b[i] == '\n') {
+          if (json) {
+            txns += b[i] == '\n' ? 1 : 0;
+            if (b[i] == '{' && i + 7 < last && b[i + 1] == '"' && b[i + 2] == 'f' && b[i + 3] == '"'
+                && b[i + 4] == ':' && b[i + 5] == '"') {
+              ops++;
+              writes += b[i + 6] == 'w' || b[i + 6] == 'a' ? 1 : 0;
+            }
+          } else if (b[i] == '\n') {
             ops += b[i + 1] == 'r' || b[i + 1] == 'w' ? 1 : 0;
             writes += b[i + 1] == 'w' ? 1 : 0;
           }
         }
       }
       if (bytes > 0) {
-        h.reserve(0, scaled(ops, bytes, size), scaled(writes, bytes, size));
+        h.reserve(scaled(txns, bytes, size), scaled(ops, bytes, size), scaled(writes, bytes, size));
       }
     }
   }
