@@ -1,7 +1,6 @@
 package io.isowatch.checker.format;
 
 import io.isowatch.checker.history.TxnStatus;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -17,7 +16,7 @@ import java.util.Arrays;
  * syntax and records the fields, with no side effect and no object per operation, and leaves the
  * meaning (reserved values, repeated labels) to the reader. Not thread-safe; reused line after line.
  */
-final class JsonLinesCanonical {
+final class JsonLinesCanonical extends ByteCursor {
   /** {@link #opKind} values. */
   static final byte WRITE = 0;
   static final byte APPEND = 1;
@@ -42,12 +41,6 @@ final class JsonLinesCanonical {
   private static final TxnStatus[] STATUSES = {TxnStatus.COMMITTED, TxnStatus.ABORTED, TxnStatus.UNKNOWN};
   private static final byte[][] F_WORDS = {ascii("w"), ascii("append"), ascii("r")};
 
-  private byte[] b;
-  private int at;
-  private int end;
-  /** The number last read by {@link #integer()}. */
-  private long number;
-
   int sessionFrom;
   int sessionTo;
   long label;
@@ -70,9 +63,7 @@ final class JsonLinesCanonical {
    *     (names as slices of {@code bytes}) until the next call
    */
   boolean parse(byte[] bytes, int from, int to) {
-    b = bytes;
-    at = from;
-    end = to;
+    start(bytes, from, to);
     opCount = 0;
     elemCount = 0;
     if (!literal(SESSION)) {
@@ -84,7 +75,7 @@ final class JsonLinesCanonical {
       return false;
     }
     label = number;
-    int s = word(STATUS_WORDS, STATUS);
+    int s = word(STATUS_WORDS, STATUS, '"');
     if (s < 0 || !literal(OPS)) {
       return false;
     }
@@ -96,7 +87,7 @@ final class JsonLinesCanonical {
         if (!operation()) {
           return false;
         }
-      } while (separator(']'));
+      } while (separator(',', ']'));
       if (at > end || b[at - 1] != ']') {
         return false;
       }
@@ -105,7 +96,7 @@ final class JsonLinesCanonical {
   }
 
   private boolean operation() {
-    int f = word(F_WORDS, F);
+    int f = word(F_WORDS, F, '"');
     if (f < 0 || !literal(KEY)) {
       return false;
     }
@@ -152,96 +143,13 @@ final class JsonLinesCanonical {
         }
         elems[elemCount++] = number;
         listLength[op]++;
-      } while (separator(']'));
+      } while (separator(',', ']'));
       return at <= end && b[at - 1] == ']';
     } else if (integer()) {
       valueShape[op] = INTEGER;
       value[op] = number;
     } else {
       return false;
-    }
-    return true;
-  }
-
-  /** @return true after a comma, false after {@code close} or anything else (then not consumed) */
-  private boolean separator(char close) {
-    if (at < end && b[at] == ',') {
-      at++;
-      return true;
-    }
-    if (at < end && b[at] == close) {
-      at++;
-    } else {
-      at = end + 1;
-    }
-    return false;
-  }
-
-  /** Reads a name up to its closing quote. @return the index of that quote, or -1 */
-  private int name() {
-    int i = at;
-    while (i < end) {
-      byte c = b[i];
-      if (c == '"') {
-        at = i + 1;
-        return i;
-      }
-      if (c < 0x20 || c > 0x7e || c == '\\') {
-        return -1;
-      }
-      i++;
-    }
-    return -1;
-  }
-
-  /** Reads {@code -?[1-9][0-9]{0,17}} or {@code 0} into {@link #number}. */
-  private boolean integer() {
-    boolean negative = at < end && b[at] == '-';
-    int from = negative ? at + 1 : at;
-    int stop = LineReader.digitsEnd(b, from, end);
-    int n = stop - from;
-    if (n == 0 || n > LineReader.MAX_DIGITS || (b[from] == '0' && (n > 1 || negative))) {
-      return false;
-    }
-    long v = LineReader.digitsValue(b, from, stop);
-    number = negative ? -v : v;
-    at = stop;
-    return true;
-  }
-
-  /** Reads {@code prefix} then one of {@code words} and its closing quote. @return its index or -1 */
-  private int word(byte[][] words, byte[] prefix) {
-    if (!literal(prefix)) {
-      return -1;
-    }
-    for (int w = 0; w < words.length; w++) {
-      int n = words[w].length;
-      if (at + n < end && b[at + n] == '"' && startsWith(words[w])) {
-        at += n + 1;
-        return w;
-      }
-    }
-    return -1;
-  }
-
-  private boolean literal(byte[] s) {
-    if (!startsWith(s)) {
-      return false;
-    }
-    at += s.length;
-    return true;
-  }
-
-  /** Whether the bytes at {@link #at} start with {@code s}: a loop, cheaper than {@code Arrays.equals} on a few bytes. */
-  private boolean startsWith(byte[] s) {
-    int n = s.length;
-    if (at + n > end) {
-      return false;
-    }
-    for (int i = 0; i < n; i++) {
-      if (b[at + i] != s[i]) {
-        return false;
-      }
     }
     return true;
   }
@@ -254,9 +162,5 @@ final class JsonLinesCanonical {
     valueShape = Arrays.copyOf(valueShape, n);
     value = Arrays.copyOf(value, n);
     listLength = Arrays.copyOf(listLength, n);
-  }
-
-  private static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
   }
 }
