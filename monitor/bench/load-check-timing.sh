@@ -4,7 +4,7 @@
 # CPU time (issue 20's reader work).
 # Usage: load-check-timing.sh BEFORE_CP AFTER_CP FILE FORMAT LEVEL RUNS [JVM options...]
 #   BEFORE_CP, AFTER_CP: classpaths holding io.isowatch.bench.load.LoadCheckTiming and the checker
-#   FILE: e.g. the serial-N.plume or serial-N.awdit written by `LoadCheckTiming write DIR N`
+#   FILE: e.g. the serial-N.plume, .awdit, .jsonl or .edn written by `LoadCheckTiming write DIR N`
 set -eu
 before=$1 after=$2 file=$3 format=$4 level=$5 runs=$6
 shift 6

@@ -3,6 +3,7 @@ package io.isowatch.bench.load;
 import io.isowatch.bench.family.SerialRegisterHistories;
 import io.isowatch.checker.LevelPlan;
 import io.isowatch.checker.format.HistoryFiles;
+import io.isowatch.checker.format.HistoryFormatException;
 import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
@@ -19,15 +20,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes the register histories of issue 20's benchmark as Plume text and AWDIT files, and times
- * one load ({@link HistoryFiles#read}) and one check of a file in the current JVM, the two phases
- * of {@code isowatch check}. Run it in a fresh JVM per measurement (the script {@code
+ * Writes the register histories of issue 20's benchmark as Plume text, AWDIT, JSON lines and EDN
+ * files, and times one load ({@link HistoryFiles#read}) and one check of a file in the current JVM,
+ * the two phases of {@code isowatch check}. Run it in a fresh JVM per measurement (the script {@code
  * monitor/bench/load-check-timing.sh} interleaves two classpaths, before and after a change, and
  * keeps the minimum of several runs).
  *
  * <p>Usage: {@code write DIR N} writes {@code DIR/serial-N.plume} and {@code DIR/serial-N.awdit}
  * ({@code N} transactions, {@value SerialRegisterHistories#OPS_PER_TXN} operations each, {@value
- * SerialRegisterHistories#SESSIONS} sessions, 10^4 keys, seed 1); {@code run FILE FORMAT LEVEL}
+ * SerialRegisterHistories#SESSIONS} sessions, 10^4 keys, seed 1), then the Plume file's history as
+ * {@code DIR/serial-N.jsonl} and {@code DIR/serial-N.edn} ({@link HistoryFiles#write}'s writers);
+ * {@code run FILE FORMAT LEVEL}
  * prints {@code load_ms check_ms transactions operations load_cpu_ms check_cpu_ms} on one line,
  * times in milliseconds of wall clock, then of the main thread's CPU time (steadier than the wall
  * clock on a shared machine; it leaves out the collector's and the compiler's threads).
@@ -70,7 +73,7 @@ public final class LoadCheckTiming {
         + (checkedCpu - loadedCpu) / 1_000_000);
   }
 
-  private static void write(Path dir, int transactions) throws IOException {
+  private static void write(Path dir, int transactions) throws IOException, HistoryFormatException {
     Files.createDirectories(dir);
     SerialRegisterHistories.Shape shape = new SerialRegisterHistories.Shape(transactions, KEYS, 0.5, 1.5);
     List<StringBuilder> sessions = new ArrayList<>();
@@ -114,6 +117,9 @@ public final class LoadCheckTiming {
         public void commit() {}
       });
     }
+    History h = HistoryFiles.read(dir.resolve("serial-" + transactions + ".plume"), HistoryFormat.PLUME, null);
+    HistoryFiles.write(h, HistoryFormat.JSONL, dir.resolve("serial-" + transactions + ".jsonl"));
+    HistoryFiles.write(h, HistoryFormat.EDN, dir.resolve("serial-" + transactions + ".edn"));
     try (Writer awdit = new BufferedWriter(Files.newBufferedWriter(
         dir.resolve("serial-" + transactions + ".awdit"), StandardCharsets.UTF_8))) {
       for (int k = 0; k < KEYS; k++) {

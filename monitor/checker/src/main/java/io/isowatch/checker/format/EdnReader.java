@@ -40,6 +40,11 @@ import java.util.function.LongConsumer;
  *       unknown list read.
  *   <li>Keys are integers, keywords (name without the colon) or strings; values are integers.
  * </ul>
+ *
+ * <p>A line in the shape {@link EdnWriter} writes is taken apart straight from its bytes by {@link
+ * EdnCanonical}, its names interned from their bytes ({@link ByteNames}), and added as the text
+ * path would add it, with the same checks and messages; every other line is parsed as text by
+ * {@link EdnParser}, which alone reports malformed EDN.
  */
 final class EdnReader {
   static final String EXPECTED_OP =
@@ -59,6 +64,9 @@ final class EdnReader {
   private final Long2IntOpenHashMap integerKeys = new Long2IntOpenHashMap();
   /** Each transaction label read so far to the line where it appeared. */
   private final Long2LongOpenHashMap labelLines = new Long2LongOpenHashMap();
+  private final EdnCanonical canonical = new EdnCanonical();
+  private final ByteNames keyNames = new ByteNames(h::key);
+  private final ByteNames sessionNames = new ByteNames(h::session);
   private long line;
 
   private EdnReader(Path file, boolean listAppend) {
@@ -75,14 +83,28 @@ final class EdnReader {
    * @throws HistoryFormatException naming the line of the first malformed operation
    */
   static History read(Path file, LongConsumer progress) throws HistoryFormatException, IOException {
+    return read(file, progress, true);
+  }
+
+  /**
+   * @param bytePath whether lines of {@link EdnWriter}'s shape take the byte path; {@code false}
+   *     reads every line as text (what {@link #read(Path, LongConsumer)} must answer alike, which
+   *     the tests compare)
+   */
+  static History read(Path file, LongConsumer progress, boolean bytePath)
+      throws HistoryFormatException, IOException {
     EdnReader r = new EdnReader(file, hasAppends(file));
     try (LineReader lines = new LineReader(Files.newInputStream(file), file)) {
-      String text;
-      while ((text = lines.next()) != null) {
+      LineSample.reserveEdn(r.h, file);
+      while (lines.advance()) {
         r.line = lines.lineNumber();
-        Object op = EdnParser.parseLine(text, file, r.line);
-        if (op != EdnParser.NOTHING) {
-          r.operation(op);
+        if (bytePath && r.canonical.parse(lines.bytes(), lines.start(), lines.end())) {
+          r.canonicalOperation(lines.bytes());
+        } else {
+          Object op = EdnParser.parseLine(lines.text(), file, r.line);
+          if (op != EdnParser.NOTHING) {
+            r.operation(op);
+          }
         }
         if (r.line % LineReader.PROGRESS_EVERY_LINES == 0) {
           progress.accept(lines.bytesConsumed());
@@ -150,6 +172,40 @@ final class EdnReader {
     h.end(status);
   }
 
+  /**
+   * Adds the transaction {@link #canonical} has just parsed from {@code b}, as {@link #operation}
+   * would add the same line parsed as text, with its names interned from their bytes.
+   */
+  private void canonicalOperation(byte[] b) throws HistoryFormatException {
+    EdnCanonical c = canonical;
+    long first = labelLines.putIfAbsent(c.index, line);
+    if (first >= 0) {
+      throw error("transaction label " + c.index + " repeats the label of line " + first,
+          "a distinct :index per operation");
+    }
+    h.beginTxn(sessionNames.id(b, c.processFrom, c.processTo), c.index);
+    for (int i = 0; i < c.opCount; i++) {
+      int key = c.keyIsName[i] ? keyNames.id(b, c.keyFrom[i], c.keyTo[i]) : integerKey(c.keyNumber[i]);
+      long v = c.value[i];
+      try {
+        if (c.opKind[i] == EdnCanonical.WRITE) {
+          h.write(key, v);
+        } else if (c.opKind[i] == EdnCanonical.APPEND) {
+          h.append(key, v);
+        } else if (c.valueShape[i] == EdnCanonical.NIL) {
+          readNil(key, c.status);
+        } else if (c.valueShape[i] == EdnCanonical.LIST) {
+          h.readList(key, c.elems, (int) v, (int) v + c.listLength[i]);
+        } else {
+          h.read(key, v);
+        }
+      } catch (IllegalArgumentException e) {
+        throw error(e.getMessage(), null);
+      }
+    }
+    h.end(c.status);
+  }
+
   /** @return {@code :index} if present, otherwise the line number */
   private long label(Map<?, ?> op) throws HistoryFormatException {
     if (!op.containsKey(INDEX)) {
@@ -207,14 +263,7 @@ final class EdnReader {
 
   private void read(int key, Object v, TxnStatus status) throws HistoryFormatException {
     if (v == null) {
-      boolean seen = status == TxnStatus.COMMITTED;
-      if (listAppend && seen) {
-        h.readList(key, elems.elements(), 0, 0);
-      } else if (listAppend) {
-        h.readListUnknown(key);
-      } else {
-        h.read(key, seen ? History.NIL : History.UNKNOWN_VALUE);
-      }
+      readNil(key, status);
     } else if (v instanceof List) {
       elems.clear();
       for (Object e : (List<?>) v) {
@@ -226,15 +275,30 @@ final class EdnReader {
     }
   }
 
+  /** A {@code nil} read: the initial state in a committed transaction, else not seen. */
+  private void readNil(int key, TxnStatus status) {
+    boolean seen = status == TxnStatus.COMMITTED;
+    if (listAppend && seen) {
+      h.readList(key, elems.elements(), 0, 0);
+    } else if (listAppend) {
+      h.readListUnknown(key);
+    } else {
+      h.read(key, seen ? History.NIL : History.UNKNOWN_VALUE);
+    }
+  }
+
+  private int integerKey(long n) {
+    int id = integerKeys.get(n);
+    if (id < 0) {
+      id = h.key(Long.toString(n));
+      integerKeys.put(n, id);
+    }
+    return id;
+  }
+
   private int keyId(Object k) throws HistoryFormatException {
     if (k instanceof Long) {
-      long n = (Long) k;
-      int id = integerKeys.get(n);
-      if (id < 0) {
-        id = h.key(Long.toString(n));
-        integerKeys.put(n, id);
-      }
-      return id;
+      return integerKey((Long) k);
     }
     if (k instanceof String) {
       return h.key((String) k);

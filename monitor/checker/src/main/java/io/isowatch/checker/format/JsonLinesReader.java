@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
-import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,10 +20,20 @@ import java.util.function.LongConsumer;
  * JSON object per line, one transaction each, e.g. {@code {"session":"s1","txn":7,
  * "status":"committed","ops":[{"f":"w","key":"x","value":1},{"f":"r","key":"x","value":null}]}}.
  *
- * <p>Streams the file with Jackson's token parser; each transaction's operations are collected in a
- * {@link TxnBuffer} (its fields may come in any order) and appended whole. Unknown fields are
- * errors, so that a misspelt field is not silently ignored; so are a field repeated within one
- * object, a second value on a transaction's line, and a {@code "txn"} label used twice.
+ * <p>The token path streams the file with Jackson's token parser; each transaction's operations are
+ * collected in a {@link TxnBuffer} (its fields may come in any order) and appended whole. Unknown
+ * fields are errors, so that a misspelt field is not silently ignored; so are a field repeated
+ * within one object, a second value on a transaction's line, and a {@code "txn"} label used twice.
+ *
+ * <p>The line path, tried first on a regular file, reads it line by line from its bytes ({@link
+ * LineReader#advance()}): a line in the shape {@link JsonLinesWriter} writes is taken apart by
+ * {@link JsonLinesCanonical}, with its keys and sessions interned from their bytes ({@link
+ * ByteNames}); any other line that holds one whole object is given alone to a Jackson parser. The
+ * line path never reports an error: at anything it cannot read exactly as the token path would (a
+ * malformed line, an object over several lines, a carriage return inside a line, which Jackson
+ * counts as a line break, bytes from which Jackson would guess another encoding) it gives up and the
+ * token path reads the file from its start. So a file is read alike either way, and every error
+ * message is the token path's.
  */
 final class JsonLinesReader {
   static final String EXPECTED_TXN = "a transaction object {\"session\": ..., \"txn\": ..., "
@@ -48,18 +57,25 @@ final class JsonLinesReader {
           .build())
       .build();
 
-  private final Path file;
-  private final JsonParser p;
-  private final History h = new History();
-  private final TxnBuffer ops = new TxnBuffer();
-  private final LongArrayList elems = new LongArrayList();
-  /** Each transaction label read so far to the line where it appeared. */
-  private final Long2LongOpenHashMap labelLines = new Long2LongOpenHashMap();
+  /** {@link #oneLine} outcomes. */
+  private static final int GIVE_UP = 0;
+  private static final int BLANK = 1;
+  private static final int TRANSACTION = 2;
 
-  private JsonLinesReader(Path file, JsonParser p) {
+  private final Path file;
+  private JsonParser p;
+  /** The line before the first line {@link #p} reads (Jackson counts from 1). */
+  private long lineBase;
+  private final JsonLinesTransactions txns;
+  private final History h;
+  private final LongArrayList elems;
+  private final JsonLinesCanonical canonical = new JsonLinesCanonical();
+
+  private JsonLinesReader(Path file) {
     this.file = file;
-    this.p = p;
-    labelLines.defaultReturnValue(-1);
+    txns = new JsonLinesTransactions(file);
+    h = txns.history();
+    elems = txns.elems();
   }
 
   /**
@@ -69,9 +85,37 @@ final class JsonLinesReader {
    * @throws HistoryFormatException naming the line of the first malformed transaction or operation
    */
   static History read(Path file, LongConsumer progress) throws HistoryFormatException, IOException {
+    long[] reported = {0};
+    LongConsumer forward = bytes -> {
+      if (bytes >= reported[0]) {
+        reported[0] = bytes;
+        progress.accept(bytes);
+      }
+    };
+    if (Files.isRegularFile(file)) {
+      try (InputStream in = Files.newInputStream(file)) {
+        JsonLinesReader r = new JsonLinesReader(file);
+        LineSample.reserveJsonLines(r.h, file);
+        History h = r.readLines(new LineReader(in, file), forward);
+        if (h != null) {
+          return h;
+        }
+      }
+    }
+    return readTokens(file, forward);
+  }
+
+  /**
+   * The token path alone: what {@link #read} answers, always through Jackson's token parser.
+   *
+   * @param progress receives the bytes consumed so far, every few thousand transactions
+   */
+  static History readTokens(Path file, LongConsumer progress)
+      throws HistoryFormatException, IOException {
     try (InputStream in = Files.newInputStream(file);
         JsonParser p = FACTORY.createParser(in)) {
-      JsonLinesReader r = new JsonLinesReader(file, p);
+      JsonLinesReader r = new JsonLinesReader(file);
+      r.p = p;
       try {
         return r.readAll(progress);
       } catch (JsonProcessingException e) {
@@ -80,6 +124,74 @@ final class JsonLinesReader {
         throw HistoryFormatException.atLine(file, line, "malformed JSON: " + e.getOriginalMessage(),
             "one JSON object per line");
       }
+    }
+  }
+
+  /**
+   * The line path.
+   *
+   * @return the history, or {@code null} if the token path must read the file instead
+   */
+  private History readLines(LineReader lines, LongConsumer progress) throws IOException {
+    try {
+      while (lines.advance()) {
+        byte[] b = lines.bytes();
+        int from = lines.start();
+        int to = lines.end();
+        long line = lines.lineNumber();
+        if (canonical.parse(b, from, to)) {
+          txns.addCanonical(canonical, b, line);
+        } else {
+          int read = oneLine(b, from, to, line);
+          if (read == GIVE_UP) {
+            return null;
+          }
+          if (read == BLANK) {
+            continue;
+          }
+        }
+        if (h.txnCount() % PROGRESS_EVERY_TXNS == 0) {
+          progress.accept(lines.bytesConsumed());
+        }
+      }
+    } catch (HistoryFormatException | JsonProcessingException e) {
+      return null;
+    }
+    progress.accept(lines.bytesConsumed());
+    return h;
+  }
+
+  /**
+   * Reads a line of another shape with Jackson, alone, when that is the same as reading it within
+   * the file: its first bytes make Jackson guess UTF-8 without a byte-order mark (no NUL among the
+   * first four, the first below 0x80; the first line at least four bytes long, since the token path
+   * guesses from the file's first four), and it holds no carriage return.
+   *
+   * @return {@link #BLANK} for a line of blanks, {@link #TRANSACTION} if the line held one whole
+   *     transaction object and nothing else (then added), or {@link #GIVE_UP}
+   */
+  private int oneLine(byte[] b, int from, int to, long line)
+      throws HistoryFormatException, IOException {
+    if (line == 1 && to - from < 4 || to > from && b[from] < 0) {
+      return GIVE_UP;
+    }
+    for (int i = from; i < to; i++) {
+      if (b[i] == '\r' || (b[i] == 0 && i < from + 4)) {
+        return GIVE_UP;
+      }
+    }
+    lineBase = line - 1;
+    try (JsonParser one = FACTORY.createParser(b, from, to - from)) {
+      p = one;
+      JsonToken t = p.nextToken();
+      if (t == null) {
+        return BLANK;
+      }
+      if (t != JsonToken.START_OBJECT) {
+        return GIVE_UP;
+      }
+      transaction();
+      return p.nextToken() == null ? TRANSACTION : GIVE_UP;
     }
   }
 
@@ -136,12 +248,7 @@ final class JsonLinesReader {
       throw HistoryFormatException.atLine(file, line,
           "transaction without \"" + (session == null ? "session" : "ops") + "\"", EXPECTED_TXN);
     }
-    long first = labelLines.putIfAbsent(label, line);
-    if (first >= 0) {
-      throw HistoryFormatException.atLine(file, line, "transaction label " + label
-          + " repeats the label of line " + first, "a distinct \"txn\" per transaction");
-    }
-    ops.appendTo(h, h.session(session), label, status, file);
+    txns.commit(h.session(session), label, status, line);
   }
 
   private TxnStatus status(JsonToken v) throws HistoryFormatException, IOException {
@@ -207,7 +314,7 @@ final class JsonLinesReader {
       throw HistoryFormatException.atLine(file, line,
           "operation without \"" + (f == null ? "f" : "key") + "\"", EXPECTED_OP);
     }
-    add(f, h.key(key), value, v, list, line);
+    txns.add(f, h.key(key), value, v, list, line);
   }
 
   /** @return the integer value, or 0 for null, absent or a list (then in {@link #elems}) */
@@ -227,48 +334,6 @@ final class JsonLinesReader {
       throw error("\"value\" is " + describe(t), "an integer, null or an array of integers");
     }
     return 0;
-  }
-
-  private void add(String f, int key, JsonToken value, long v, boolean list, long line)
-      throws HistoryFormatException {
-    boolean number = value == JsonToken.VALUE_NUMBER_INT;
-    if (number && (v == History.NIL || v == History.UNKNOWN_VALUE)) {
-      throw HistoryFormatException.atLine(file, line, "value " + v + " is reserved",
-          "an integer above " + History.UNKNOWN_VALUE);
-    }
-    switch (f) {
-      case "w":
-      case "append":
-        if (!number || list) {
-          throw HistoryFormatException.atLine(file, line,
-              "\"" + f + "\" without an integer \"value\"", "an integer value");
-        }
-        if (f.equals("w")) {
-          ops.write(key, v, line);
-        } else {
-          ops.append(key, v, line);
-        }
-        break;
-      case "r":
-        if (value == null) {
-          if (list) {
-            ops.readListUnknown(key, line);
-          } else {
-            ops.read(key, History.UNKNOWN_VALUE, line);
-          }
-        } else if (value == JsonToken.START_ARRAY) {
-          ops.readList(key, elems.elements(), elems.size(), line);
-        } else if (list) {
-          throw HistoryFormatException.atLine(file, line, "\"list\": true with a register value",
-              "an array value or no value");
-        } else {
-          ops.read(key, number ? v : History.NIL, line);
-        }
-        break;
-      default:
-        throw HistoryFormatException.atLine(file, line, "unknown operation \"" + HistoryFormatException.excerpt(f) + "\"",
-            "\"r\", \"w\" or \"append\"");
-    }
   }
 
   /**
@@ -309,7 +374,7 @@ final class JsonLinesReader {
   }
 
   private long line() {
-    return p.currentTokenLocation().getLineNr();
+    return lineBase + p.currentTokenLocation().getLineNr();
   }
 
   private String describe(JsonToken t) throws IOException {
