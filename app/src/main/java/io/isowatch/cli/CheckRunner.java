@@ -51,10 +51,25 @@ public final class CheckRunner {
   /**
    * Runs one check and prints its report.
    *
-   * @return the exit code: {@link ExitCode#CONSISTENT}, {@link ExitCode#VIOLATION} or {@link
-   *     ExitCode#BAD_INPUT}
+   * @return the exit code: {@link ExitCode#CONSISTENT}, {@link ExitCode#VIOLATION}, {@link
+   *     ExitCode#UNKNOWN}, {@link ExitCode#BAD_INPUT}, or {@link ExitCode#INTERNAL_ERROR} with one line
+   *     on {@code err} when the heap is exhausted
    */
   public int run(CheckRequest request) {
+    try {
+      return runInMemory(request);
+    } catch (OutOfMemoryError e) {
+      // the arrays of the load or of a check are unreachable once the stack has unwound to here
+      err.println("isowatch check: " + request.file() + ": out of memory (the JVM's heap is at most "
+          + (Runtime.getRuntime().maxMemory() >> 20) + " MiB); causal consistency needs memory for"
+          + " transactions x sessions (docs/PERFORMANCE.md): give the JVM more, e.g."
+          + " ISOWATCH_JAVA_OPTS=-Xmx16g, or check weaker levels with --level");
+      err.flush();
+      return ExitCode.INTERNAL_ERROR;
+    }
+  }
+
+  private int runInMemory(CheckRequest request) {
     Path file = request.file();
     String clash = outputClash(request);
     if (clash != null) {

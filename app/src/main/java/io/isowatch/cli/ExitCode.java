@@ -8,7 +8,10 @@ public final class ExitCode {
   public static final int VIOLATION = 1;
   /** Bad input (malformed or missing history file) or bad usage (unknown option, level, format). */
   public static final int BAD_INPUT = 2;
-  /** isowatch itself failed: a bug, reported with its stack trace. */
+  /**
+   * isowatch itself failed: a bug, reported with its stack trace; or the JVM's heap was exhausted,
+   * reported in one line that says how large it was and how to give it more.
+   */
   public static final int INTERNAL_ERROR = 3;
   /**
    * No requested level is violated, but some level's verdict is unknown: the history does not

@@ -19,6 +19,36 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 class CheckCommandTest {
   @TempDir Path tmp;
 
+  /**
+   * A history of 4,000 transactions each in its own session needs 4,000 x 4,000 entries for causal
+   * consistency (AWDIT's O(n k)); in a 48 MiB heap the check runs out of memory, which is one line
+   * on standard error and exit 3, not a stack trace.
+   */
+  @Test
+  void runningOutOfHeapIsOneLineAndExitThree() throws Exception {
+    Path file = tmp.resolve("a-session-per-transaction.plume");
+    List<String> lines = new ArrayList<>();
+    long[] last = new long[50];
+    for (int t = 0; t < 4000; t++) {
+      int k = t % 50;
+      lines.add("r(" + k + "," + last[k] + "," + t + "," + t + ")");
+      lines.add("w(" + k + "," + (t + 1) + "," + t + "," + t + ")");
+      last[k] = t + 1;
+    }
+    Files.write(file, lines);
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx48m",
+        "-cp", System.getProperty("java.class.path"), IsowatchCli.class.getName(), "check", "--level", "causal",
+        file.toString())
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).isEqualTo(ExitCode.INTERNAL_ERROR);
+    assertThat(err).matches(java.util.regex.Pattern.quote("isowatch check: " + file
+        + ": out of memory (the JVM's heap is at most ") + "\\d+" + java.util.regex.Pattern.quote(" MiB); causal"
+        + " consistency needs memory for transactions x sessions (docs/PERFORMANCE.md): give the JVM more, e.g."
+        + " ISOWATCH_JAVA_OPTS=-Xmx16g, or check weaker levels with --level") + "\\R");
+  }
+
   @Test
   void consistentSampleExitsZero() {
     CliRun run = CliRun.of("check", CliRun.sample("consistent.jsonl").toString());
