@@ -47,8 +47,14 @@ import java.util.List;
  * and when a Pearce–Kelly reorder moves a node ({@link DynamicOrder#onMoved}), for the pending edges
  * at that node (positions only permute among the moved nodes, so no other span changes). Cost per
  * transaction: its edges, the Pearce–Kelly regions, O(log n) per pending edge touched, and the
- * searches within the runs around its edges, which depend on how far apart the transactions of its
- * cycles are in the order, not on the number of pending edges or the window size.
+ * searches within the runs around its edges: the nodes reachable from {@code b} up to the run's end,
+ * none of it a pass over the pending edges. When cycles overlap all along the order, the run is
+ * long, and an edge into an old transaction (a key's edges redrawn long after) searches forward to
+ * its end; edges into recent transactions, as a stream's mostly are, reach only the few transactions
+ * after them (docs/PERFORMANCE.md, "Violations that accumulate").
+ *
+ * <p>Somewhat over 400 lines: the edge bookkeeping, the cover, the component search and the
+ * drawing-order sort all work on the same per-edge arrays and pending lists.
  */
 final class LiveDependencies {
   /** A drawn edge as {@link KeySlice} describes it: equal signatures are the same edge. */
