@@ -1,9 +1,11 @@
 package io.isowatch.checker.adya;
 
+import io.isowatch.checker.graph.CutCover;
 import io.isowatch.checker.graph.DynamicOrder;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import it.unimi.dsi.fastutil.bytes.ByteArrayList;
+import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
@@ -25,15 +27,34 @@ import java.util.List;
  * key's edges ({@link #replace}) removes the edges no longer drawn (a longer read placed unobserved
  * appends, or changed the key's order) and adds the new ones; removing never breaks the order.
  *
- * <p><b>Affected region.</b> A cycle through a new edge {@code a -> b} is a path {@code b ~> a}. On
- * such a path, the node of highest position is {@code a} or the source of an edge that goes down in
- * the order, which is a pending edge (linked edges go up); likewise its lowest node is {@code b} or
- * a pending edge's target. So the search from {@code b} visits only positions between {@code
- * min(pos(b), lowest pending target)} and {@code max(pos(a), highest pending source)}; without
- * pending edges the graph is acyclic and no search runs at all. The strongly connected component of
- * the edge is the part of that forward set that reaches {@code a} backwards ({@link #regions}).
- * Cost: O(1) per edge the order already respects, the Pearce–Kelly region otherwise; with pending
- * edges, the forward set of each new edge within those bounds, plus O(pending edges) per round.
+ * <p><b>Affected region.</b> A cycle through a new edge {@code a -> b} is a path {@code b ~> a}. Walk
+ * the cycle and look at the positions it visits: linked edges go up in the order, so every step down
+ * is a pending edge, and every cut between two consecutive positions that the cycle spans is crossed
+ * downwards by one of its pending edges. So the positions a cycle spans lie inside one <em>run</em>
+ * of cuts each covered by some pending edge's span ({@code [pos(to), pos(from)]}), kept in a {@link
+ * CutCover}: a new edge whose own span ({@code [pos(a), pos(b)]} either way round) is not covered
+ * throughout closes no cycle and costs no search; otherwise the strongly connected component of the
+ * edge is searched only within the covered run around it (forward from {@code b}, then backward from
+ * {@code a} among the nodes reached; {@link #regions}). A node whose component may have split is
+ * searched within the run around its position. Without pending edges nothing is covered and no
+ * search runs at all.
+ *
+ * <p><b>Why not the global extremes.</b> This class first bounded every search by the lowest pending
+ * target and the highest pending source, found by a pass over all pending edges. Every write skew the
+ * window holds leaves a pending edge as long as its transactions stay, so with W = 10^6 that pass
+ * ran over tens of thousands of edges per transaction, and the bounds spanned the whole window. The
+ * cover is updated where the spans change: when an edge becomes or stops being pending (O(log n)),
+ * and when a Pearce–Kelly reorder moves a node ({@link DynamicOrder#onMoved}), for the pending edges
+ * at that node (positions only permute among the moved nodes, so no other span changes). Cost per
+ * transaction: its edges, the Pearce–Kelly regions, O(log n) per pending edge touched, and the
+ * searches within the runs around its edges: the nodes reachable from {@code b} up to the run's end,
+ * none of it a pass over the pending edges. When cycles overlap all along the order, the run is
+ * long, and an edge into an old transaction (a key's edges redrawn long after) searches forward to
+ * its end; edges into recent transactions, as a stream's mostly are, reach only the few transactions
+ * after them (docs/PERFORMANCE.md, "Violations that accumulate").
+ *
+ * <p>Somewhat over 400 lines: the edge bookkeeping, the cover, the component search and the
+ * drawing-order sort all work on the same per-edge arrays and pending lists.
  */
 final class LiveDependencies {
   /** A drawn edge as {@link KeySlice} describes it: equal signatures are the same edge. */
@@ -48,6 +69,13 @@ final class LiveDependencies {
   private final IntOpenHashSet pending = new IntOpenHashSet();
   private final Int2ObjectOpenHashMap<IntArrayList> pendingOut = new Int2ObjectOpenHashMap<>();
   private final Int2ObjectOpenHashMap<IntArrayList> pendingIn = new Int2ObjectOpenHashMap<>();
+  /** Per pending edge: the span it covers in {@link #cover}, {@code pos(to) << 32 | pos(from)} when last covered. */
+  private final Int2LongOpenHashMap span = new Int2LongOpenHashMap();
+  /** The cuts of the order covered by pending edges' spans (the class comment's runs). */
+  private final CutCover cover = new CutCover();
+  /** Scratch of {@link #bounds}: the run found, low and high position. */
+  private int runLow;
+  private int runHigh;
   /** Per key, the ids of its live edges. */
   private final Int2ObjectOpenHashMap<IntArrayList> keyEdges = new Int2ObjectOpenHashMap<>();
   /** Edges added since the last {@link #regions} call. */
@@ -68,6 +96,7 @@ final class LiveDependencies {
   /** @param h the history whose transactions are the nodes and whose operations the edges cite */
   LiveDependencies(History h) {
     this.h = h;
+    order.onMoved(this::moved);
   }
 
   /** Adds transaction {@code t} as a node, last in the order; nodes come in increasing order. */
@@ -144,25 +173,74 @@ final class LiveDependencies {
       pending.add(e);
       pendingOut.computeIfAbsent(from, x -> new IntArrayList()).add(e);
       pendingIn.computeIfAbsent(to, x -> new IntArrayList()).add(e);
+      cover(e);
     }
     added.add(e);
     return e;
   }
 
   private void remove(int e) {
-    if (!pending.isEmpty()) {
-      int a = order.from(e);
-      int b = order.to(e);
-      int[] old = component(a, b, Math.min(low(), order.position(b)), Math.max(high(), order.position(a)));
+    int a = order.from(e);
+    int b = order.to(e);
+    if (!pending.isEmpty() && bounds(a, b)) {
+      int[] old = component(a, b, runLow, runHigh);
       if (old != null) {
         split.addElements(split.size(), old);
       }
     }
     order.removeEdge(e);
     if (pending.remove(e)) {
-      pendingOut.get(order.from(e)).rem(e);
-      pendingIn.get(order.to(e)).rem(e);
+      pendingOut.get(a).rem(e);
+      pendingIn.get(b).rem(e);
+      uncover(e);
     }
+  }
+
+  /** Covers pending edge {@code e}'s span (from its target's position to its source's) and records it. */
+  private void cover(int e) {
+    int p = order.position(order.to(e));
+    int q = order.position(order.from(e));
+    cover.add(p, q, 1);
+    span.put(e, ((long) p << 32) | q);
+  }
+
+  /** Removes pending edge {@code e}'s span, as last covered, from the cover. */
+  private void uncover(int e) {
+    long s = span.remove(e);
+    cover.add((int) (s >>> 32), (int) s, -1);
+  }
+
+  /** After a reorder moved node {@code x}: the spans of the pending edges at it are covered anew. */
+  private void moved(int x) {
+    IntArrayList out = pendingOut.get(x);
+    for (int j = 0; out != null && j < out.size(); j++) {
+      uncover(out.getInt(j));
+      cover(out.getInt(j));
+    }
+    IntArrayList in = pendingIn.get(x);
+    for (int j = 0; in != null && j < in.size(); j++) {
+      uncover(in.getInt(j));
+      cover(in.getInt(j));
+    }
+  }
+
+  /**
+   * Finds the covered run where a cycle through an edge between {@code a} and {@code b} (either
+   * way, or through node {@code a} when {@code a == b}) must lie, into {@link #runLow} and {@link
+   * #runHigh}.
+   *
+   * @return false if no such cycle can exist: the cuts between the two positions are not all
+   *     covered, or the run is a single position
+   */
+  private boolean bounds(int a, int b) {
+    int p = Math.min(order.position(a), order.position(b));
+    int q = Math.max(order.position(a), order.position(b));
+    if (!cover.covered(p, q)) {
+      return false;
+    }
+    runLow = cover.runStart(p);
+    runHigh = cover.runEnd(q);
+    return runLow < runHigh;
   }
 
   private boolean live(int e) {
@@ -182,22 +260,19 @@ final class LiveDependencies {
       split.clear();
       return out;
     }
-    int low = low();
-    int high = high();
     int round = ++epoch;
     for (int i = 0; i < added.size(); i++) {
       int e = added.getInt(i);
       int a = order.from(e);
       int b = order.to(e);
-      if (live(e) && (regionMark.getInt(a) != round || regionMark.getInt(b) != round)) {
-        region(component(a, b, Math.min(low, order.position(b)), Math.max(high, order.position(a))), round, out);
+      if (live(e) && (regionMark.getInt(a) != round || regionMark.getInt(b) != round) && bounds(a, b)) {
+        region(component(a, b, runLow, runHigh), round, out);
       }
     }
     for (int i = 0; i < split.size(); i++) {
       int x = split.getInt(i);
-      if (regionMark.getInt(x) != round) {
-        int pos = order.position(x);
-        region(component(x, x, Math.min(low, pos), Math.max(high, pos)), round, out);
+      if (regionMark.getInt(x) != round && bounds(x, x)) {
+        region(component(x, x, runLow, runHigh), round, out);
       }
     }
     added.clear();
@@ -213,24 +288,6 @@ final class LiveDependencies {
       regionMark.set(x, round);
     }
     out.add(graph(nodes));
-  }
-
-  /** @return the lowest position of a pending edge's target */
-  private int low() {
-    int low = Integer.MAX_VALUE;
-    for (int e : pending) {
-      low = Math.min(low, order.position(order.to(e)));
-    }
-    return low;
-  }
-
-  /** @return the highest position of a pending edge's source */
-  private int high() {
-    int high = Integer.MIN_VALUE;
-    for (int e : pending) {
-      high = Math.max(high, order.position(order.from(e)));
-    }
-    return high;
   }
 
   /**

@@ -4,6 +4,7 @@ import it.unimi.dsi.fastutil.bytes.ByteArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 
 /**
  * A growing acyclic digraph with a topological order kept up to date as edges arrive, by the
@@ -16,6 +17,11 @@ import java.util.Arrays;
  * are dense and count rejected edges too, so callers can keep edge metadata by id. An edge can be
  * removed ({@link #removeEdge}): it is marked and skipped by every later search, in O(1); the order
  * stays topological, since removing an edge never invalidates one (Pearce &amp; Kelly, §2).
+ *
+ * <p>Positions are a permutation of {@code 0..nodeCount()-1}: a new node takes the next one, and a
+ * reorder only permutes the positions of the nodes it moves (the forward and backward sets of the
+ * affected region). A listener ({@link #onMoved}) is told each such node after the reorder, so a
+ * caller can keep structures keyed by position up to date at the cost of the reorder itself.
  */
 public final class DynamicOrder {
   private static final byte LINKED = 1;
@@ -35,6 +41,15 @@ public final class DynamicOrder {
   private final IntArrayList stack = new IntArrayList();
   private final IntArrayList forward = new IntArrayList();
   private final IntArrayList backward = new IntArrayList();
+  private IntConsumer moved = v -> {};
+
+  /**
+   * Sets what is told, after each reorder, every node whose position the reorder may have changed
+   * (each once; the positions of all others are as before). Replaces the previous listener.
+   */
+  public void onMoved(IntConsumer listener) {
+    this.moved = listener;
+  }
 
   /** Makes sure nodes {@code 0..node} exist; new nodes go last in the order. */
   public void ensureNode(int node) {
@@ -226,6 +241,12 @@ public final class DynamicOrder {
     }
     for (int x : f) {
       ord.set(x, slots[i++]);
+    }
+    for (int x : b) {
+      moved.accept(x);
+    }
+    for (int x : f) {
+      moved.accept(x);
     }
   }
 

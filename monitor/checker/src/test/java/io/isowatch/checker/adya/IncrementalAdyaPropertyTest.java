@@ -6,11 +6,13 @@ import io.isowatch.checker.history.History;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.reference.PermissiveHistories;
 import io.isowatch.checker.reference.PermissiveListHistories;
+import io.isowatch.checker.reference.WriteSkewHistories;
 import io.isowatch.checker.witness.Violation;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 
 /**
  * The incremental Adya check against the batch analysis, prefix by prefix: after accepting
@@ -19,7 +21,9 @@ import net.jqwik.api.Property;
  * reported), on list-append histories with every list anomaly common ({@link
  * PermissiveListHistories}) and on mixed register and list histories ({@link PermissiveHistories}),
  * at each Adya level, with and without session order; after {@link IncrementalAdya#finish()}, also
- * the batch analysis's thin-air reads.
+ * the batch analysis's thin-air reads. Also on write-skew histories ({@link WriteSkewHistories}),
+ * where many cycles are open at once, each leaving a pending edge, their spans overlapping in the
+ * order, and key rotation removes and redraws edges inside them.
  */
 class IncrementalAdyaPropertyTest {
   private static final Level[] LEVELS =
@@ -39,6 +43,15 @@ class IncrementalAdyaPropertyTest {
     History h = PermissiveHistories.generate(seed);
     assertPrefixes(h, Level.SERIALIZABLE, true, seed);
     assertPrefixes(h, Level.READ_COMMITTED, false, seed);
+  }
+
+  @Property(tries = 300)
+  void writeSkewHistoriesReportWhatTheBatchReportsOnEachPrefix(@ForAll long seed, @ForAll boolean disjoint,
+      @ForAll @IntRange(min = 1, max = 30) int rounds) {
+    History h = WriteSkewHistories.generate(seed, rounds, disjoint).history();
+    assertPrefixes(h, Level.SERIALIZABLE, true, seed);
+    assertPrefixes(h, Level.SERIALIZABLE, false, seed);
+    assertPrefixes(h, Level.SNAPSHOT_ISOLATION, true, seed);
   }
 
   private static void assertPrefixes(History h, Level level, boolean so, long seed) {
