@@ -1,6 +1,7 @@
 package io.isowatch.checker.format;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A cursor over one line's bytes for the readers' byte paths ({@link JsonLinesCanonical}, {@link
@@ -16,6 +17,9 @@ abstract class ByteCursor {
   int end;
   /** The number last read by {@link #integer()}. */
   long number;
+  /** The elements of the lists read by {@link #integers} since the owner last reset {@link #elemCount}. */
+  long[] elems = new long[16];
+  int elemCount;
 
   /** Starts on the line {@code bytes[from..to)}. */
   final void start(byte[] bytes, int from, int to) {
@@ -53,6 +57,30 @@ abstract class ByteCursor {
       i++;
     }
     return -1;
+  }
+
+  /**
+   * Reads the rest of a list of integers separated by {@code sep} and closed by {@code ]} (the cursor
+   * just past its {@code [}), appending them to {@link #elems}.
+   *
+   * @return how many it read, or -1 if the text is not such a list
+   */
+  final int integers(char sep) {
+    int first = elemCount;
+    if (at < end && b[at] == ']') {
+      at++;
+      return 0;
+    }
+    do {
+      if (!integer()) {
+        return -1;
+      }
+      if (elemCount == elems.length) {
+        elems = Arrays.copyOf(elems, 2 * elemCount);
+      }
+      elems[elemCount++] = number;
+    } while (separator(sep, ']'));
+    return at <= end && b[at - 1] == ']' ? elemCount - first : -1;
   }
 
   /** Reads {@code -?[1-9][0-9]{0,17}} or {@code 0} into {@link #number}. */

@@ -54,8 +54,6 @@ final class JsonLinesCanonical extends ByteCursor {
   long[] value = new long[16];
   /** Per operation: the number of elements of its list. */
   int[] listLength = new int[16];
-  long[] elems = new long[16];
-  private int elemCount;
 
   /**
    * @param bytes the line's bytes, {@code bytes[from..to)}, without its terminator
@@ -130,21 +128,8 @@ final class JsonLinesCanonical extends ByteCursor {
       at++;
       valueShape[op] = LIST;
       value[op] = elemCount;
-      if (at < end && b[at] == ']') {
-        at++;
-        return true;
-      }
-      do {
-        if (!integer()) {
-          return false;
-        }
-        if (elemCount == elems.length) {
-          elems = Arrays.copyOf(elems, 2 * elemCount);
-        }
-        elems[elemCount++] = number;
-        listLength[op]++;
-      } while (separator(',', ']'));
-      return at <= end && b[at - 1] == ']';
+      listLength[op] = integers(',');
+      return listLength[op] >= 0;
     } else if (integer()) {
       valueShape[op] = INTEGER;
       value[op] = number;
