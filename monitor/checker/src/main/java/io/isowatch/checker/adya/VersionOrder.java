@@ -11,7 +11,9 @@ import java.util.Arrays;
  * 2020, §3: a list read reveals the order of every append before it).
  *
  * <p>What is inferred: the order of a key is the longest list read of it by a committed transaction
- * (the first one on a tie), without repeated elements; every other read should be a prefix of it
+ * (on a tie, the least in element-by-element order, so that the guess depends on the reads and not
+ * on the order they arrive in: the batch checker and the window's slices then pick the same read),
+ * without repeated elements; every other read should be a prefix of it
  * ({@link ReadAnomalies} reports those that are not). Elements appended by aborted transactions and
  * elements nobody appended are left out of the order. Consecutive elements appended by one
  * transaction form one <em>run</em>: the transaction's version of the key (its intermediate appends
@@ -88,12 +90,28 @@ final class VersionOrder {
       for (int op = h.opStart(t), end = h.opEnd(t); op < end; op++) {
         if (h.opKind(op) == OpKind.READ_LIST && h.listKnown(op)) {
           int k = h.opKey(op);
-          if (longest[k] < 0 || h.listLength(op) > h.listLength(longest[k])) {
+          if (longest[k] < 0 || preferred(op, longest[k])) {
             longest[k] = op;
           }
         }
       }
     }
+  }
+
+  /** @return whether list read {@code a} is longer than {@code b}, or as long and less element by element */
+  private boolean preferred(int a, int b) {
+    int n = h.listLength(a);
+    if (n != h.listLength(b)) {
+      return n > h.listLength(b);
+    }
+    for (int i = 0; i < n; i++) {
+      long x = h.listElement(a, i);
+      long y = h.listElement(b, i);
+      if (x != y) {
+        return x < y;
+      }
+    }
+    return false;
   }
 
   private void order(int k) {

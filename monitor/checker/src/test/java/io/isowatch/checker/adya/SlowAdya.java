@@ -61,6 +61,17 @@ public final class SlowAdya {
     return l;
   }
 
+  /** Equally long reads: the least element by element is the key's order, whatever the history order. */
+  private static boolean lexicographicallyLess(List<Long> a, List<Long> b) {
+    for (int i = 0; i < a.size(); i++) {
+      int c = Long.compare(a.get(i), b.get(i));
+      if (c != 0) {
+        return c < 0;
+      }
+    }
+    return false;
+  }
+
   private void build(boolean so) {
     Map<Integer, Map<Long, Integer>> appender = new HashMap<>();
     Map<Integer, List<Long>> longest = new HashMap<>();
@@ -71,7 +82,8 @@ public final class SlowAdya {
         appender.computeIfAbsent(k, x -> new HashMap<>()).put(h.opValue(op), t);
       } else if (h.opKind(op) == OpKind.READ_LIST && h.listKnown(op) && committed(t)) {
         List<Long> l = list(op);
-        if (!longest.containsKey(k) || l.size() > longest.get(k).size()) {
+        List<Long> best = longest.get(k);
+        if (best == null || l.size() > best.size() || l.size() == best.size() && lexicographicallyLess(l, best)) {
           longest.put(k, l);
         }
       }
