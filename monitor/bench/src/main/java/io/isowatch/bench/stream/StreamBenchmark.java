@@ -219,7 +219,7 @@ public final class StreamBenchmark implements Callable<Integer> {
   /** The window checker alone on the family's history, one core, no Kafka. */
   private static WindowBenchmark.Run alone(boolean lists, int transactions, long seed, int window) {
     return lists ? WindowBenchmark.timeListWindow(transactions, seed, window)
-        : WindowBenchmark.timeWindow(SerialRegisterHistories.Shape.standard(transactions), seed, window);
+        : WindowBenchmark.timeWindow(SerialRegisterHistories.Shape.standard(transactions), seed, window, Level.CAUSAL);
   }
 
   /** Publishes {@code history} to a new one-partition {@code topic} in {@code form}; returns the records sent. */

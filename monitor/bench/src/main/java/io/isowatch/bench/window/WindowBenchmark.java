@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
  * benchmark ({@link SerialRegisterHistories}, 8 operations per transaction, 50 sessions, half reads,
  * a serial "database", so no violation) offered as {@link WindowTxn}s, one at a time, to a {@link
  * WindowChecker} with window W, the way the monitor's checker task offers them (read committed,
- * read atomic and causal consistency checked; no time bound, no read grace).
+ * read atomic and causal consistency checked, and the polygraph's snapshot isolation and
+ * serializable up to {@code --level}, by default neither; no time bound, no read grace).
  *
  * <p>Each repetition builds the transactions afresh (new key strings, as the stream decodes them,
  * so no cached {@code String} hash is reused), offers them to a new checker and measures the
@@ -76,6 +77,18 @@ public final class WindowBenchmark implements Callable<Integer> {
   @Option(names = "--seed", description = "Generation seed (default: ${DEFAULT-VALUE}).")
   long seed = 1;
 
+  @Option(names = "--level", description = "The register family's expected level: the window's polygraph checks run"
+      + " up to it, none below snapshot-isolation (default: ${DEFAULT-VALUE}).", converter = LevelName.class)
+  Level level = Level.CAUSAL;
+
+  /** Parses a level by its command-line name ({@link Level#parse}). */
+  static final class LevelName implements CommandLine.ITypeConverter<Level> {
+    @Override
+    public Level convert(String name) {
+      return Level.parse(name);
+    }
+  }
+
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final com.sun.management.ThreadMXBean ALLOCATION =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -104,11 +117,11 @@ public final class WindowBenchmark implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "# isowatch window benchmark: %s family, %,d transactions x 8 ops, 50 sessions,"
         + " %,d keys, windows %s, %s, warm-up %,d, max heap %,d MiB, started %s%n", family, transactions,
         lists ? Math.max(1, transactions / 4) : shape.keys(), Arrays.toString(sizes),
-        lists ? "RC+RA+CC and Adya (serializable)" : "RC+RA+CC", warmup, Runtime.getRuntime().maxMemory() >> 20,
+        lists ? "RC+RA+CC and Adya (serializable)" : "RC+RA+CC, polygraph up to " + level.cliName(), warmup, Runtime.getRuntime().maxMemory() >> 20,
         Instant.now());
     if (warmup > 0) {
       Run w = lists ? timeWindow(buildLists(Math.max(warmup, 2), seed + 1), listConfig(sizes[0], warmup))
-          : timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, sizes[0]);
+          : timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, sizes[0], level);
       System.out.printf(Locale.ROOT, "warm-up: %.1f µs per transaction%n", w.micros);
     }
     double[][] micros = new double[sizes.length][repetitions];
@@ -117,7 +130,7 @@ public final class WindowBenchmark implements Callable<Integer> {
     for (int r = 0; r < repetitions; r++) {
       for (int i = 0; i < sizes.length; i++) {
         Run run = lists ? timeWindow(buildLists(transactions, seed), listConfig(sizes[i], transactions))
-            : timeWindow(shape, seed, sizes[i]);
+            : timeWindow(shape, seed, sizes[i], level);
         if (run.violations > 0) {
           System.err.println("the checker reported " + run.violations + " violations on a serial history");
           return 1;
@@ -176,11 +189,13 @@ public final class WindowBenchmark implements Callable<Integer> {
    * thread, and measures that thread over the offers.
    *
    * @param window the checker's window W, in transactions (at least 2)
+   * @param level the history's expected level: the window's polygraph checks run up to it ({@link
+   *     WindowConfig#polygraphUpTo()}; none below snapshot isolation)
    * @return what the run measured
    * @throws IllegalArgumentException if {@code window} is below 2
    */
-  public static Run timeWindow(SerialRegisterHistories.Shape shape, long seed, int window) {
-    return timeWindow(build(shape, seed), WindowConfig.of(window, 0, 0));
+  public static Run timeWindow(SerialRegisterHistories.Shape shape, long seed, int window, Level level) {
+    return timeWindow(build(shape, seed), WindowConfig.of(window, 0, 0).withPolygraphUpTo(level));
   }
 
   /**

@@ -40,7 +40,8 @@ import java.util.Set;
  * when it has been fed a multiple of K transactions ({@link WindowConfig#polygraphEvery()}; not
  * during a {@link #replay}, which only counts those points as run, what they found having been
  * reported before the restart), when it retires, at {@link #finish} and at {@link #decide} (the
- * window gave up waiting). Their soundness on a sub-history is argued in {@link WindowChecker}.
+ * window gave up waiting), only those of levels up to {@link WindowConfig#polygraphUpTo()}. Their
+ * soundness on a sub-history is argued in {@link WindowChecker}.
  *
  * <p>Inside a generation, a read of a writer that arrived but is still held waits in the
  * incremental checker until that writer is fed; transactions that can only wait for each other
@@ -57,7 +58,10 @@ final class Generations {
       .stream().filter(c -> c.model() == LevelPlan.Model.POLYGRAPH).toList();
 
   private final WindowConfig config;
-  /** The checks of the config's families ({@link WindowConfig#families()}); no Adya check is null. */
+  /**
+   * The checks of the config's families ({@link WindowConfig#families()}), the polygraph's up to
+   * {@link WindowConfig#polygraphUpTo()}; no Adya check is null.
+   */
   private final List<LevelPlan.Check> axiomaticChecks;
   private final LevelPlan.Check adyaCheck;
   private final List<LevelPlan.Check> polygraphChecks;
@@ -84,7 +88,8 @@ final class Generations {
     this.config = config;
     this.axiomaticChecks = only(AXIOMATIC, config.families());
     this.adyaCheck = only(List.of(ADYA), config.families()).isEmpty() ? null : ADYA;
-    this.polygraphChecks = only(POLYGRAPH, config.families());
+    this.polygraphChecks = only(POLYGRAPH, config.families()).stream()
+        .filter(c -> config.polygraphUpTo().atLeast(c.level())).toList();
     this.journal = journal;
     this.writers = writers;
     this.reporter = reporter;

@@ -1,5 +1,6 @@
 package io.isowatch.checker.window;
 
+import io.isowatch.checker.level.Level;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -24,9 +25,14 @@ import java.util.Set;
  *     and when the window is finished or gives up; 0 for only those ({@link Generations})
  * @param families which families of checks the generations run ({@link CheckFamily}); all of them
  *     unless the caller spreads a history's checking over several checkers
+ * @param polygraphUpTo the strongest level whose polygraph check runs: {@link Level#SERIALIZABLE}
+ *     (the default) runs both, snapshot isolation only that one, a weaker level neither. The
+ *     streaming monitor passes the history's expected level: a polygraph violation of a stronger
+ *     level would only be counted (stronger-level-only), at a cost of about 100 times the axiomatic
+ *     checks per transaction (docs/PERFORMANCE.md)
  */
 public record WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites,
-    ReadClock readClock, int polygraphEvery, Set<CheckFamily> families) {
+    ReadClock readClock, int polygraphEvery, Set<CheckFamily> families, Level polygraphUpTo) {
   /** How many evicted-write fingerprints are kept per window transaction by {@link #of}. */
   public static final int EVICTED_WRITES_PER_TXN = 4;
 
@@ -48,7 +54,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
 
   /**
    * @throws IllegalArgumentException for W below 2 or a negative bound
-   * @throws NullPointerException for a null clock or families
+   * @throws NullPointerException for a null clock, families or level
    */
   public WindowConfig {
     if (windowTransactions < 2) {
@@ -58,6 +64,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
       throw new IllegalArgumentException("bounds must not be negative");
     }
     Objects.requireNonNull(readClock, "readClock");
+    Objects.requireNonNull(polygraphUpTo, "polygraphUpTo");
     families = Collections.unmodifiableSet(EnumSet.copyOf(Objects.requireNonNull(families, "families")));
   }
 
@@ -69,7 +76,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
   public WindowConfig(int windowTransactions, long windowTimeMicros, long readGraceMicros, int evictedWrites,
       ReadClock readClock, int polygraphEvery) {
     this(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock, polygraphEvery,
-        CheckFamily.all());
+        CheckFamily.all(), Level.SERIALIZABLE);
   }
 
   /**
@@ -105,7 +112,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
   /** @return this config with its read grace on {@link ReadClock#WATERMARKS} */
   public WindowConfig withWatermarks() {
     return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites,
-        ReadClock.WATERMARKS, polygraphEvery, families);
+        ReadClock.WATERMARKS, polygraphEvery, families, polygraphUpTo);
   }
 
   /**
@@ -116,7 +123,7 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
    */
   public WindowConfig withPolygraphEvery(int k) {
     return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock, k,
-        families);
+        families, polygraphUpTo);
   }
 
   /**
@@ -129,7 +136,17 @@ public record WindowConfig(int windowTransactions, long windowTimeMicros, long r
       throw new IllegalArgumentException("a window checker must run at least one family of checks");
     }
     return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock,
-        polygraphEvery, only);
+        polygraphEvery, only, polygraphUpTo);
+  }
+
+  /**
+   * @param level the strongest level whose polygraph check should run (a history's expected level)
+   * @return this config with {@link #polygraphUpTo} {@code level}
+   * @throws NullPointerException for a null level
+   */
+  public WindowConfig withPolygraphUpTo(Level level) {
+    return new WindowConfig(windowTransactions, windowTimeMicros, readGraceMicros, evictedWrites, readClock,
+        polygraphEvery, families, level);
   }
 
   /**

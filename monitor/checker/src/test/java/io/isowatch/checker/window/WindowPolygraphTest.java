@@ -115,4 +115,40 @@ class WindowPolygraphTest {
     assertThat(c.finish().violations()).isEmpty();
     assertThat(c.violatedChecks()).isEmpty();
   }
+
+  /** T3 and T4 read y and z initially and each writes one of them: a write skew (G2-item). */
+  private static List<WindowTxn> writeSkew() {
+    return List.of(
+        WindowTxn.builder("T3", "s3", 0, TxnStatus.COMMITTED).read("y", History.NIL).read("z", History.NIL)
+            .write("y", 1).build(),
+        WindowTxn.builder("T4", "s4", 1, TxnStatus.COMMITTED).read("y", History.NIL).read("z", History.NIL)
+            .write("z", 1).build());
+  }
+
+  @Test
+  void belowSnapshotIsolationNoPolygraphCheckRuns() {
+    WindowChecker c = new WindowChecker(WindowConfig.of(1000, 0, 0).withPolygraphEvery(1)
+        .withPolygraphUpTo(Level.CAUSAL), new WindowChecker.Journal() {});
+    assertThat(offer(c, lostUpdate())).isEmpty();
+    assertThat(c.finish().violations()).isEmpty();
+    assertThat(c.violatedChecks()).isEmpty();
+  }
+
+  @Test
+  void upToSnapshotIsolationOnlyItsCheckRuns() {
+    WindowConfig config = WindowConfig.of(1000, 0, 0).withPolygraphUpTo(Level.SNAPSHOT_ISOLATION);
+    WindowChecker lost = new WindowChecker(config, new WindowChecker.Journal() {});
+    offer(lost, lostUpdate());
+    assertThat(lost.finish().violations()).extracting(v -> v.finding().anomaly())
+        .containsExactly(Anomaly.LOST_UPDATE);
+    assertThat(lost.violatedChecks()).containsExactly(SI);
+    WindowChecker skew = new WindowChecker(config, new WindowChecker.Journal() {});
+    offer(skew, writeSkew());
+    assertThat(skew.finish().violations()).isEmpty(); // snapshot isolation allows it
+    WindowChecker all = new WindowChecker(WindowConfig.of(1000, 0, 0), new WindowChecker.Journal() {});
+    offer(all, writeSkew());
+    assertThat(all.finish().violations()).extracting(v -> v.finding().anomaly())
+        .containsExactly(Anomaly.G2_ITEM);
+    assertThat(all.violatedChecks()).containsExactly(SER);
+  }
 }

@@ -71,7 +71,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       punctuation every {@link #HOLD_CHECK_INTERVAL}; the one use of the wall clock, which
  *       decides only what is counted, never what is published).
  *   <li>On register-only histories the window's polygraph checks (snapshot isolation and
- *       serializable) run every K transactions of a generation, when it retires, and when the
+ *       serializable, those up to the history's expected level: a stronger one's findings would
+ *       only be counted, at about 100 times the cost of the other checks) run every K
+ *       transactions of a generation, when it retires, and when the
  *       checker gives up waiting (every partition idle, or the hold limit): what they find is
  *       published like every other violation, even when that call checked no transaction; a check
  *       that ran out of its budget is counted by {@link MonitorMetrics#undecidedChecks}.
@@ -147,6 +149,14 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     this.lane = lane;
   }
 
+  /**
+   * @return the window's config for {@code historyId}: its polygraph checks only up to the
+   *     history's expected level, since what a stronger one finds is only counted
+   */
+  private WindowConfig windowOf(String historyId) {
+    return window.withPolygraphUpTo(config.levelOf(historyId));
+  }
+
   private KeyValueStore<Bytes, byte[]> store(String name) {
     return context.getStateStore(CheckerStage.storeName(name, lane.family()));
   }
@@ -167,7 +177,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
     }
     for (Map.Entry<String, byte[]> e : metas.entrySet()) {
       HistoryJournal journal = new HistoryJournal(e.getKey(), stores);
-      WindowChecker checker = journal.restore(window, e.getValue());
+      WindowChecker checker = journal.restore(windowOf(e.getKey()), e.getValue());
       histories.put(e.getKey(), new HistoryState(checker, journal, false));
       if (lane.primary()) {
         metrics.windowRestored(e.getKey(), checker.windowSize(), checker.heldCount());
@@ -228,7 +238,7 @@ final class CheckerProcessor implements Processor<String, SpecificRecord, String
       state = histories.get(t.getHistoryId());
       if (state == null) {
         HistoryJournal journal = new HistoryJournal(t.getHistoryId(), stores);
-        state = new HistoryState(new WindowChecker(window, journal), journal, false);
+        state = new HistoryState(new WindowChecker(windowOf(t.getHistoryId()), journal), journal, false);
       }
       sync(t.getHistoryId(), state, record.timestamp());
       outcome = state.checker.offer(txn);

@@ -359,6 +359,22 @@ class CheckerStageTest {
     }
   }
 
+  /**
+   * The same lost update expecting causal consistency: the polygraph checks, which decide only
+   * snapshot isolation and serializable, do not run, so nothing is published nor counted.
+   */
+  @Test
+  void aRegisterLostUpdateExpectingCausalRunsNoPolygraphCheck() {
+    try (Run run = new Run(expecting(Level.CAUSAL))) {
+      run.pipe(txn("h", "s1", "T1", 0, 10, r("x", null), w("x", 1)),
+          txn("h", "s2", "T2", 0, 11, r("x", null), w("x", 2)));
+      run.watermark(watermark(0, 1, 11, true), 11);
+      assertThat(run.out.isEmpty()).isTrue();
+      assertThat(count(run.metrics, "isowatch.observations.stronger.level.only", "level", "snapshot-isolation",
+          "anomaly", "lost-update")).isZero();
+    }
+  }
+
   /** A write skew on registers: the polygraph's G2-item, a cycle of two rw edges, published as such. */
   @Test
   void aRegisterWriteSkewExpectingSerializableIsPublishedAsAG2ItemWhenEveryPartitionIsIdle() {
