@@ -60,7 +60,7 @@ final class Generation {
    * @param start feed position of the first transaction
    * @param axiomaticChecks the axiomatic checks to run
    * @param adyaCheck the Adya check to run once list-append operations are seen; null for none
-   * @param polygraphChecks the polygraph checks to run ({@link #decide}) while none are seen
+   * @param polygraphChecks the polygraph checks to run ({@link #decide}) while none are seen, weakest level first
    * @param listAppend whether they have been seen already
    */
   Generation(long start, List<LevelPlan.Check> axiomaticChecks, LevelPlan.Check adyaCheck,
@@ -223,25 +223,35 @@ final class Generation {
 
   /**
    * Runs the polygraph checks on the generation's history as it is, unless it is a list-append
-   * history (Adya's check decides it) or nothing was fed since they last ran. The checks go weakest
-   * level first; once one finds a violation, the stronger ones are not run and report the same
-   * violations (a serializable history is snapshot isolated, so a proof against the weaker level
-   * refutes the stronger: the search is saved, and the same lost update is not also reported as the
-   * G2-item cycle the stronger search would find over the same transactions).
+   * history (Adya's check decides it) or nothing was fed since they last ran. The strongest level
+   * goes first: if it finds the history consistent, so is every weaker level (a serializable
+   * history is snapshot isolated) and nothing else runs, which is the common case and saves the
+   * snapshot isolation search, the costlier of the two (docs/PERFORMANCE.md). Otherwise the
+   * checks go weakest level first; once one finds a violation, the stronger ones report the same
+   * violations (a proof against the weaker level refutes the stronger: the same lost update is not
+   * also reported as the G2-item the stronger search would find over the same transactions), and
+   * the strongest's own result is used only if no weaker level is violated. So what is reported and
+   * counted is what running them weakest first would report and count.
    *
    * @param out receives the violations they find
-   * @return how many of them ran out of their budget ({@link Verdict#UNKNOWN}: nothing reported)
+   * @return how many of them ran out of their budget ({@link Verdict#UNKNOWN}: nothing reported),
+   *     among those whose result is used
    */
   int decide(List<Found> out) {
-    if (adya != null || decidedAt == txns.size()) {
+    if (adya != null || decidedAt == txns.size() || polygraph.length == 0) {
       return 0;
     }
     decidedAt = txns.size();
+    int strongest = polygraph.length - 1;
+    CheckResult strongestResult = polygraph[strongest].check(h);
+    if (strongestResult.verdict() == Verdict.CONSISTENT) {
+      return 0;
+    }
     int undecided = 0;
     List<Violation> weaker = List.of();
     for (int c = 0; c < polygraph.length; c++) {
       if (weaker.isEmpty()) {
-        CheckResult r = polygraph[c].check(h);
+        CheckResult r = c == strongest ? strongestResult : polygraph[c].check(h);
         if (r.verdict() == Verdict.UNKNOWN) {
           undecided++;
         }

@@ -6,6 +6,7 @@ import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.level.Level;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
@@ -89,7 +90,8 @@ final class Generations {
     this.axiomaticChecks = only(AXIOMATIC, config.families());
     this.adyaCheck = only(List.of(ADYA), config.families()).isEmpty() ? null : ADYA;
     this.polygraphChecks = only(POLYGRAPH, config.families()).stream()
-        .filter(c -> config.polygraphUpTo().atLeast(c.level())).toList();
+        .filter(c -> config.polygraphUpTo().atLeast(c.level())).sorted(Comparator.comparing(LevelPlan.Check::level))
+        .toList();
     this.journal = journal;
     this.writers = writers;
     this.reporter = reporter;
