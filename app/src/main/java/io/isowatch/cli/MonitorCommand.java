@@ -88,7 +88,9 @@ final class MonitorCommand implements Callable<Integer> {
 
   @Option(names = "--level", paramLabel = "LEVEL", converter = StreamOptions.LevelConverter.class,
       description = "The level every history is expected to give (default: ${DEFAULT-VALUE}): "
-          + "read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation, serializable.",
+          + "read-uncommitted, read-committed, read-atomic, causal, snapshot-isolation, serializable. "
+          + "Violations of a stronger level are counted, not published; on register histories the "
+          + "costliest checks (the polygraph's, snapshot-isolation and serializable) run only up to this level.",
       defaultValue = "serializable")
   private Level level;
 
