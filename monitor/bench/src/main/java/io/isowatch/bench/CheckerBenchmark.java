@@ -134,8 +134,8 @@ public final class CheckerBenchmark implements Callable<Integer> {
     }
   }
 
-  /** Parses {@code --levels} values. */
-  static final class LevelConverter implements CommandLine.ITypeConverter<Level> {
+  /** Parses a level by its command-line name ({@link Level#parse}): the benchmarks' level options. */
+  public static final class LevelConverter implements CommandLine.ITypeConverter<Level> {
     @Override
     public Level convert(String value) {
       return Level.parse(value);

@@ -1,5 +1,6 @@
 package io.isowatch.bench.process;
 
+import io.isowatch.bench.CheckerBenchmark;
 import io.isowatch.checker.level.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ public final class WholeProcessBenchmark implements Callable<Integer> {
   @Option(names = "--sizes", split = ",", description = "Register workload sizes in transactions (default: 10000,100000).")
   List<Integer> sizes = List.of(10_000, 100_000);
 
-  @Option(names = "--levels", split = ",", converter = LevelConverter.class,
+  @Option(names = "--levels", split = ",", converter = CheckerBenchmark.LevelConverter.class,
       description = "Levels of the register rows: read-committed, read-atomic, causal (default: all three).")
   List<Level> levels = List.of(Level.READ_COMMITTED, Level.READ_ATOMIC, Level.CAUSAL);
 
@@ -135,13 +136,5 @@ public final class WholeProcessBenchmark implements Callable<Integer> {
 
   private List<String> awditCommand(Level level, Path file) {
     return List.of(awdit.toString(), "check", "-i", level.cliName(), "-f", "plume", file.toString());
-  }
-
-  /** Parses {@code --levels} values. */
-  static final class LevelConverter implements CommandLine.ITypeConverter<Level> {
-    @Override
-    public Level convert(String value) {
-      return Level.parse(value);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.isowatch.bench.window;
 
+import io.isowatch.bench.CheckerBenchmark;
 import io.isowatch.bench.family.SerialListAppendHistories;
 import io.isowatch.bench.family.SerialRegisterHistories;
 import io.isowatch.checker.awdit.IncrementalChecker;
@@ -78,16 +79,8 @@ public final class WindowBenchmark implements Callable<Integer> {
   long seed = 1;
 
   @Option(names = "--level", description = "The register family's expected level: the window's polygraph checks run"
-      + " up to it, none below snapshot-isolation (default: ${DEFAULT-VALUE}).", converter = LevelName.class)
+      + " up to it, none below snapshot-isolation (default: ${DEFAULT-VALUE}).", converter = CheckerBenchmark.LevelConverter.class)
   Level level = Level.CAUSAL;
-
-  /** Parses a level by its command-line name ({@link Level#parse}). */
-  static final class LevelName implements CommandLine.ITypeConverter<Level> {
-    @Override
-    public Level convert(String name) {
-      return Level.parse(name);
-    }
-  }
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final com.sun.management.ThreadMXBean ALLOCATION =
