@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.checker.level.Level;
+import io.isowatch.stream.config.DebeziumCdc;
 import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MetricsEndpoint;
@@ -51,6 +52,8 @@ import picocli.CommandLine.TypeConversionException;
       "      --window-time 15m",
       "  isowatch monitor --bootstrap-servers kafka:9092 --input debezium-outbox \\",
       "      --events-topic isowatch.public.isowatch_outbox",
+      "  isowatch monitor --bootstrap-servers kafka:9092 --input debezium-cdc \\",
+      "      --events-topic isowatch_cdc.public.isowatch_list_append --level snapshot-isolation",
       "",
       "The config file (Java properties) may set any Kafka Streams or client setting",
       "and overrides the monitor's defaults, for example:",
@@ -82,9 +85,26 @@ final class MonitorCommand implements Callable<Integer> {
       description = "What the events topic carries (default: ${DEFAULT-VALUE}): avro, isowatch's TxnEvent and"
           + " Transaction records; debezium-outbox, the change events Debezium (embedded or in Kafka Connect"
           + " with the JsonConverter, schemas on or off, or with Apicurio's AvroConverter and --schema-registry-url)"
-          + " writes for the recorder's outbox table"
-          + " (docs/monitoring.md, \"Reading a Debezium topic\").")
+          + " writes for the recorder's outbox table; debezium-cdc, Debezium's change events of a list-append"
+          + " table (the events topic, one partition) with its transaction metadata (--cdc-transaction-topic)"
+          + " (docs/monitoring.md, \"Reading a Debezium topic\"; docs/connectors.md).")
   private EventsInput input;
+
+  @Option(names = "--cdc-transaction-topic", paramLabel = "TOPIC",
+      description = "With --input debezium-cdc: the connector's transaction-metadata topic, one partition"
+          + " (provide.transaction.metadata=true). Default: the events topic's prefix (up to its first dot)"
+          + " followed by .transaction.")
+  private String cdcTransactionTopic;
+
+  @Option(names = "--cdc-table", paramLabel = "T",
+      description = "With --input debezium-cdc: the list-append table's name without schema (columns k and v,"
+          + " as the probe's). Default: the events topic's last part.")
+  private String cdcTable;
+
+  @Option(names = "--cdc-history-id", paramLabel = "ID",
+      description = "With --input debezium-cdc: the historyId of the transactions. Default: the events topic's"
+          + " prefix, the connector's topic.prefix (what capture --cdc takes by default).")
+  private String cdcHistoryId;
 
   @Option(names = "--level", paramLabel = "LEVEL", converter = StreamOptions.LevelConverter.class,
       description = "The level every history is expected to give (default: ${DEFAULT-VALUE}): "
@@ -286,9 +306,20 @@ final class MonitorCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--limit: " + bad.getMessage());
       }
     }
+    if (input != EventsInput.DEBEZIUM_CDC && (cdcTransactionTopic != null || cdcTable != null || cdcHistoryId != null)) {
+      throw new ParameterException(spec.commandLine(),
+          "--cdc-transaction-topic, --cdc-table and --cdc-history-id go with --input debezium-cdc");
+    }
     try {
-      return d.withTopics(kafkaOptions.eventsTopic(), violationsTopic, dlqTopic)
-          .withInput(input)
+      MonitorConfig topics = d.withTopics(kafkaOptions.eventsTopic(), violationsTopic, dlqTopic).withInput(input);
+      if (input == EventsInput.DEBEZIUM_CDC) {
+        DebeziumCdc derived = topics.cdcInput();
+        topics = topics.withCdc(new DebeziumCdc(
+            cdcTransactionTopic != null ? cdcTransactionTopic : derived.transactionTopic(),
+            cdcTable != null ? cdcTable : derived.table(),
+            cdcHistoryId != null ? cdcHistoryId : derived.historyId()));
+      }
+      return topics
           .withLimits(bounds)
           .withExpectedLevel(level)
           .withLevelByHistory(levels)

@@ -5,9 +5,11 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RegistryFormat;
 import io.isowatch.stream.app.MonitorApp;
 import io.isowatch.stream.app.ViolationFeed;
+import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MetricsEndpoint;
 import io.isowatch.stream.metrics.MonitorMetrics;
+import io.isowatch.stream.topology.MonitorTopology;
 import io.isowatch.stream.web.RecentViolations;
 import io.isowatch.stream.web.ViolationPages;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -97,8 +99,17 @@ final class MonitorRunner {
     }
     try (Admin admin = Admin.create(clients)) {
       Set<String> missing = Topics.missing(admin, Topics.of(r.config()));
+      List<String> inputs = MonitorTopology.inputTopics(r.config());
+      boolean cdc = r.config().input() == EventsInput.DEBEZIUM_CDC;
       if (!missing.isEmpty() && r.createTopics()) {
-        Topics.create(admin, List.copyOf(missing), r.partitions(), r.replication(), Optional.empty());
+        List<String> oneEach = cdc ? missing.stream().filter(inputs::contains).toList() : List.of();
+        List<String> others = missing.stream().filter(t -> !oneEach.contains(t)).toList();
+        if (!oneEach.isEmpty()) {
+          Topics.create(admin, oneEach, Optional.of(1), r.replication(), Optional.empty());
+        }
+        if (!others.isEmpty()) {
+          Topics.create(admin, others, r.partitions(), r.replication(), Optional.empty());
+        }
         err.println("monitor: created topics " + String.join(", ", missing));
       } else if (!missing.isEmpty()) {
         err.println("isowatch monitor: topic(s) " + String.join(", ", missing) + " do not exist on "
@@ -106,6 +117,17 @@ final class MonitorRunner {
             + r.bootstrapServers() + " --create --topic " + missing.iterator().next()
             + " --partitions 6) or pass --create-topics");
         return ExitCode.BAD_INPUT;
+      }
+      if (cdc) {
+        for (String topic : inputs) {
+          int n = Topics.partitions(admin, topic);
+          if (n != 1) {
+            err.println("isowatch monitor: --input debezium-cdc reads topic " + topic + ", which has " + n
+                + " partitions; it needs one, whose order is the database's commit order (set the connector's"
+                + " topic.creation.default.partitions=1, or create the topic with --partitions 1 before it starts)");
+            return ExitCode.BAD_INPUT;
+          }
+        }
       }
     } catch (IllegalStateException e) {
       err.println("isowatch monitor: cannot reach Kafka at " + r.bootstrapServers() + ": " + e.getMessage()

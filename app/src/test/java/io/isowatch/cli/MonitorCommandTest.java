@@ -52,6 +52,24 @@ class MonitorCommandTest {
   }
 
   @Test
+  void theCdcInputNeedsItsTopicsWithOnePartitionEach() throws Exception {
+    String bootstrap = KafkaBroker.bootstrapServers();
+    Topics.create(KafkaBroker.broker().admin(), List.of("cdc2.public.t", "cdc2.transaction"), Optional.of(2),
+        Optional.of((short) 1), Optional.empty());
+    CliRun run = CliRun.of("monitor", "--bootstrap-servers", bootstrap, "--input", "debezium-cdc",
+        "--events-topic", "cdc2.public.t", "--violations-topic", "cdc2.violations", "--dlq-topic", "cdc2.dlq",
+        "--create-topics", "--metrics-port", "-1");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(run.err()).endsWith("isowatch monitor: --input debezium-cdc reads topic cdc2.public.t, which has 2"
+        + " partitions; it needs one, whose order is the database's commit order (set the connector's"
+        + " topic.creation.default.partitions=1, or create the topic with --partitions 1 before it starts)\n");
+    CliRun options = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--cdc-table", "t");
+    assertThat(options.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(options.err()).startsWith(
+        "--cdc-transaction-topic, --cdc-table and --cdc-history-id go with --input debezium-cdc");
+  }
+
+  @Test
   void aRefusedBrokerIsAUsageErrorNamingTheAddressAtOnce() throws Exception {
     String closed = CliRun.closedAddress();
     CliRun run = CliRun.of("monitor", "--bootstrap-servers", closed, "--metrics-port", "-1");
@@ -129,7 +147,7 @@ class MonitorCommandTest {
         + " max-open-transactions-per-session, max-sessions-per-history, max-key-bytes, max-list-length, max-record-bytes");
     CliRun input = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--input", "kafka-connect");
     assertThat(input.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
-    assertThat(input.err()).startsWith("--input: 'kafka-connect' is not one of avro, debezium-outbox");
+    assertThat(input.err()).startsWith("--input: 'kafka-connect' is not one of avro, debezium-outbox, debezium-cdc");
     CliRun zero = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--limit", "max-key-bytes=0");
     assertThat(zero.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(zero.err()).startsWith("--limit: max-key-bytes must be at least 1, got 0");

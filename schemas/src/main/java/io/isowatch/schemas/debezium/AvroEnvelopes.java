@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
@@ -48,8 +49,26 @@ public final class AvroEnvelopes implements AutoCloseable {
    *     be good: not a dead letter)
    */
   public OutboxRows.Row outboxRow(String topic, byte[] bytes) {
+    try {
+      return OutboxRows.of(envelope(topic, bytes));
+    } catch (EnvelopeException e) {
+      return new OutboxRows.Bad(e.reasonClass(), e.getMessage());
+    }
+  }
+
+  /**
+   * @param topic the topic the event was read from
+   * @param bytes the event's value in the registry's wire format (starts with byte 0)
+   * @return the decoded event ({@link JsonEnvelopes#parseTree}); empty for a tombstone
+   * @throws EnvelopeException if it cannot be read, with reason class {@code truncated} (shorter than
+   *     the header), {@code unknown-schema} (the id is not in the registry), {@code bad-body} (the
+   *     body does not match the schema) or {@code bad-envelope} (not a Debezium envelope)
+   * @throws RegistryFormat.RegistryFailureException if the registry does not answer (the message may
+   *     be good: not a dead letter)
+   */
+  public Optional<Envelope> envelope(String topic, byte[] bytes) throws EnvelopeException {
     if (bytes.length < RegistryFormat.HEADER_BYTES) {
-      return new OutboxRows.Bad("truncated", "truncated header: " + bytes.length
+      throw new EnvelopeException("truncated", "truncated header: " + bytes.length
           + " bytes, the registry wire format needs " + RegistryFormat.HEADER_BYTES);
     }
     int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
@@ -57,19 +76,15 @@ public final class AvroEnvelopes implements AutoCloseable {
     try {
       read = deserializer.deserialize(topic, bytes);
     } catch (NotFoundException e) {
-      return new OutboxRows.Bad("unknown-schema", "schema id " + id + " at byte 1 is not in the schema registry");
+      throw new EnvelopeException("unknown-schema", "schema id " + id + " at byte 1 is not in the schema registry");
     } catch (ApicurioRestClientException e) {
       throw new RegistryFormat.RegistryFailureException("cannot look up schema id " + id
           + " of a change event of topic " + topic + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      return new OutboxRows.Bad("bad-body", "cannot read the Avro body after byte " + RegistryFormat.HEADER_BYTES
+      throw new EnvelopeException("bad-body", "cannot read the Avro body after byte " + RegistryFormat.HEADER_BYTES
           + " with schema id " + id + ": " + e.getMessage());
     }
-    try {
-      return OutboxRows.of(JsonEnvelopes.parseTree(tree(read)));
-    } catch (EnvelopeException e) {
-      return new OutboxRows.Bad("bad-envelope", e.getMessage());
-    }
+    return JsonEnvelopes.parseTree(tree(read));
   }
 
   /** @return {@code value}, an Avro datum of the generic reader, as a JSON tree */

@@ -3,6 +3,8 @@ package io.isowatch.schemas.debezium;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -76,14 +78,27 @@ public final class JsonEnvelopes {
       throw new EnvelopeException("transaction metadata status is '" + status + "', not BEGIN or END");
     }
     long count = 0;
+    Map<String, Long> byCollection = new LinkedHashMap<>();
     if (end) {
       JsonNode n = p.get("event_count");
       if (n == null || !n.canConvertToLong()) {
         throw new EnvelopeException("transaction metadata END of " + id + " has no numeric event_count");
       }
       count = n.asLong();
+      JsonNode collections = p.get("data_collections");
+      if (collections != null && collections.isArray()) {
+        for (JsonNode c : collections) {
+          JsonNode name = c.get("data_collection");
+          JsonNode k = c.get("event_count");
+          if (name == null || !name.isTextual() || k == null || !k.canConvertToLong()) {
+            throw new EnvelopeException("transaction metadata END of " + id
+                + " has a data_collections entry without a data_collection name and a numeric event_count");
+          }
+          byCollection.merge(name.asText(), k.asLong(), Long::sum);
+        }
+      }
     }
-    return new TxBoundary(transactionOfMetadataId(id), end, count);
+    return new TxBoundary(transactionOfMetadataId(id), end, count, byCollection);
   }
 
   /**

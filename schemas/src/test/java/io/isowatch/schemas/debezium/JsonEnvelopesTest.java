@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -27,9 +28,26 @@ class JsonEnvelopesTest {
   @Test
   void postgresMetadataIdsAreCutToTheirXidAndGtidsKept() throws Exception {
     assertThat(JsonEnvelopes.parse("{\"status\":\"END\",\"id\":\"771:24023400\",\"event_count\":3,"
-        + "\"data_collections\":[],\"ts_ms\":1}")).contains(new TxBoundary("771", true, 3));
+        + "\"data_collections\":[],\"ts_ms\":1}")).contains(new TxBoundary("771", true, 3, Map.of()));
     assertThat(JsonEnvelopes.parse("{\"status\":\"BEGIN\",\"id\":\"0-1-42\",\"event_count\":null}"))
-        .contains(new TxBoundary("0-1-42", false, 0));
+        .contains(new TxBoundary("0-1-42", false, 0, Map.of()));
+  }
+
+  @Test
+  void anEndCountsTheChangesOfEachTable() throws Exception {
+    TxBoundary end = (TxBoundary) JsonEnvelopes.parse("{\"status\":\"END\",\"id\":\"772:24023500\","
+        + "\"event_count\":5,\"data_collections\":[{\"data_collection\":\"public.isowatch_list_append\","
+        + "\"event_count\":2},{\"data_collection\":\"public.accounts\",\"event_count\":3}]}").orElseThrow();
+    assertThat(end).isEqualTo(new TxBoundary("772", true, 5,
+        Map.of("public.isowatch_list_append", 2L, "public.accounts", 3L)));
+    assertThat(end.eventCountOf("isowatch_list_append")).isEqualTo(2);
+    assertThat(end.eventCountOf("orders")).isEqualTo(0);
+    assertThat(new TxBoundary("773", true, 4, Map.of()).eventCountOf("orders")).isEqualTo(4);
+    assertThatThrownBy(() -> JsonEnvelopes.parse("{\"status\":\"END\",\"id\":\"774:1\",\"event_count\":1,"
+        + "\"data_collections\":[{\"data_collection\":\"public.t\"}]}"))
+        .isInstanceOf(EnvelopeException.class)
+        .hasMessage("transaction metadata END of 774:1 has a data_collections entry without a data_collection"
+            + " name and a numeric event_count");
   }
 
   @Test

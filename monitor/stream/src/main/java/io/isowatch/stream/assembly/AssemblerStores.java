@@ -7,7 +7,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The session assembler's state stores and the layout of their keys. All five are persistent
+ * The session assembler's state stores and the layout of their keys. All are persistent
  * (RocksDB) key-value stores of String keys and byte values with changelogging on (the Kafka Streams
  * default), so a restarted or migrated task restores them from their changelog topics
  * ({@code <application.id>-<store name>-changelog}); the names are part of the deployment and must
@@ -43,6 +43,12 @@ public final class AssemblerStores {
    */
   public static final String DEADLINES = "isowatch-assembler-deadlines";
 
+  /**
+   * With {@code monitor --input debezium-cdc} only: the database transactions not yet emitted, their
+   * {@code END} counts and the keys seen ({@link CdcTransactions}, which gives the key layout).
+   */
+  public static final String CDC = "isowatch-assembler-cdc";
+
   /** Deadline kind: a transaction's open timeout, id txnId. */
   static final char OPEN_TIMEOUT = 'o';
   /** Deadline kind: a session's sequence gap grace, id session key. */
@@ -52,9 +58,14 @@ public final class AssemblerStores {
 
   private AssemblerStores() {}
 
-  /** @return builders of the five stores, for {@code ProcessorSupplier.stores()} */
-  static Set<StoreBuilder<?>> builders() {
-    return Set.of(store(SESSIONS), store(TRANSACTIONS), store(EVENTS), store(ASSEMBLED), store(DEADLINES));
+  /**
+   * @param cdc whether the events are Debezium's CDC events, which need {@link #CDC} besides
+   * @return builders of the five stores (six with {@code cdc}), for {@code ProcessorSupplier.stores()}
+   */
+  static Set<StoreBuilder<?>> builders(boolean cdc) {
+    return cdc
+        ? Set.of(store(SESSIONS), store(TRANSACTIONS), store(EVENTS), store(ASSEMBLED), store(DEADLINES), store(CDC))
+        : Set.of(store(SESSIONS), store(TRANSACTIONS), store(EVENTS), store(ASSEMBLED), store(DEADLINES));
   }
 
   private static StoreBuilder<KeyValueStore<String, byte[]>> store(String name) {

@@ -6,6 +6,9 @@ import io.isowatch.schemas.SourceWatermark;
 import io.isowatch.schemas.Transaction;
 import io.isowatch.schemas.TxnEvent;
 import io.isowatch.schemas.debezium.AvroEnvelopes;
+import io.isowatch.schemas.debezium.Envelope;
+import io.isowatch.schemas.debezium.EnvelopeException;
+import io.isowatch.schemas.debezium.JsonEnvelopes;
 import io.isowatch.schemas.debezium.OutboxRows;
 import io.isowatch.schemas.serde.RecordCodec;
 import io.isowatch.schemas.serde.RegistryFormat;
@@ -16,6 +19,7 @@ import io.isowatch.stream.config.MonitorConfig.Limits;
 import io.isowatch.stream.metrics.MonitorMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -23,6 +27,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
@@ -49,6 +54,13 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * MonitorMetrics#debeziumSkipped}; an event that is not an envelope or whose row holds no readable
  * record is a dead letter ({@code bad-envelope}, {@code bad-row}, or the record's own decoding
  * classes below).
+ *
+ * <p>With {@link EventsInput#DEBEZIUM_CDC} the records are Debezium's change events of a list-append
+ * table and its connector's transaction-metadata records ({@link CdcTransactions}): each database
+ * transaction, once whole, goes in as a whole {@code Transaction} record keyed {@code
+ * historyId/sessionId}, in commit order; an event that cannot be decoded is a dead letter ({@code
+ * bad-envelope}, or {@code truncated}, {@code unknown-schema}, {@code bad-body} through the registry),
+ * and so is a row change that cannot be converted ({@code bad-row}).
  *
  * <p>Rules, with the dead-letter reason classes:
  * <ul>
@@ -127,11 +139,14 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   /** How the events topic is framed: single-object, or a registry's when the application's properties name one. */
   private WireFormat format = WireFormat.singleObject();
   /**
-   * With {@link EventsInput#DEBEZIUM_OUTBOX} and a registry in the application's properties: the
+   * With {@link EventsInput#DEBEZIUM_OUTBOX} or {@link EventsInput#DEBEZIUM_CDC} and a registry in the application's properties: the
    * reader of Avro change events (those starting with byte 0); null otherwise, and JSON events are
    * read either way.
    */
   private AvroEnvelopes avroEnvelopes;
+  /** With {@link EventsInput#DEBEZIUM_CDC}: the database transactions being assembled; null otherwise. */
+  private CdcTransactions cdc;
+  private ProcessorContext<String, SpecificRecord> context;
   private DeadLetters deadLetters;
   private TransactionIntake intake;
   private PartitionWatermarks watermarks;
@@ -158,7 +173,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
 
       @Override
       public Set<StoreBuilder<?>> stores() {
-        return AssemblerStores.builders();
+        return AssemblerStores.builders(config.input() == EventsInput.DEBEZIUM_CDC);
       }
     };
   }
@@ -175,9 +190,13 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     KeyValueStore<String, byte[]> assembled = context.getStateStore(AssemblerStores.ASSEMBLED);
     KeyValueStore<String, byte[]> deadlines = context.getStateStore(AssemblerStores.DEADLINES);
     format = WireFormat.of(context.appConfigs());
-    if (config.input() == EventsInput.DEBEZIUM_OUTBOX && context.appConfigs().get(RegistryFormat.URL) != null) {
+    if (config.input() != EventsInput.AVRO && context.appConfigs().get(RegistryFormat.URL) != null) {
       avroEnvelopes = new AvroEnvelopes(context.appConfigs());
     }
+    if (config.input() == EventsInput.DEBEZIUM_CDC) {
+      cdc = new CdcTransactions(context.getStateStore(AssemblerStores.CDC), config.cdcInput(), metrics);
+    }
+    this.context = context;
     WholeRetention wholes = new WholeRetention(deadlines);
     wholes.load();
     Timers timers = new Timers(deadlines);
@@ -209,6 +228,10 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     }
     if (config.input() == EventsInput.DEBEZIUM_OUTBOX) {
       outboxRow(record);
+      return;
+    }
+    if (config.input() == EventsInput.DEBEZIUM_CDC) {
+      cdcChange(record);
       return;
     }
     RecordCodec.Decoded decoded = format.decode(config.eventsTopic(), record.value());
@@ -260,6 +283,43 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     }
     if (bad != null) {
       deadLetters.send(record.key(), record.value(), bad, record.timestamp());
+    }
+  }
+
+  /**
+   * One change event of a Debezium topic of a list-append table, or of its connector's
+   * transaction-metadata topic: the database transactions it makes whole go in as whole {@code
+   * Transaction} records would ({@link CdcTransactions}); an event that cannot be decoded or
+   * converted is a dead letter with the raw event.
+   */
+  private void cdcChange(Record<String, byte[]> record) {
+    byte[] v = record.value();
+    Optional<Envelope> envelope;
+    try {
+      envelope = avroEnvelopes != null && v != null && v.length > 0 && v[0] == 0
+          ? avroEnvelopes.envelope(context.recordMetadata().map(RecordMetadata::topic).orElse(config.eventsTopic()), v)
+          : JsonEnvelopes.parse(v == null ? null : new String(v, StandardCharsets.UTF_8));
+    } catch (EnvelopeException e) {
+      deadLetters.send(record.key(), v, new Rejection(e.reasonClass(), e.getMessage()), record.timestamp());
+      return;
+    }
+    if (envelope.isEmpty()) {
+      metrics.debeziumSkipped("tombstone");
+      return;
+    }
+    CdcTransactions.Taken taken = cdc.accept(envelope.get());
+    if (taken.rejection() != null) {
+      deadLetters.send(record.key(), v, taken.rejection(), record.timestamp());
+    }
+    for (Transaction t : taken.transactions()) {
+      byte[] encoded = RecordCodec.encode(t);
+      String key = t.getHistoryId() + "/" + t.getSessionId();
+      Rejection bad = intake.transaction(record.withKey(key).withValue(encoded), t);
+      if (bad == null) {
+        watermarks.accepted(t.getHistoryId(), EventTimes.micros(t.getEndTime()));
+      } else {
+        deadLetters.send(key, encoded, bad, record.timestamp());
+      }
     }
   }
 

@@ -15,13 +15,19 @@ import java.util.Locale;
  *       the recorder's outbox table: each insert's {@code after.record} is a whole {@code Transaction}
  *       ({@link io.isowatch.schemas.debezium.OutboxRows}); the record key is Debezium's (the row's
  *       id) and is replaced by {@code historyId/sessionId} of the transaction carried.
+ *   <li>{@link #DEBEZIUM_CDC}: Debezium's own change events of a list-append table (the probe's
+ *       shape), read beside the connector's transaction-metadata topic ({@link DebeziumCdc}): each
+ *       database transaction, once whole, becomes one {@code Transaction} as {@code capture --cdc}
+ *       makes it ({@link io.isowatch.schemas.debezium.ListAppendRows}), in commit order.
  * </ul>
  */
 public enum EventsInput {
   /** isowatch's records. */
   AVRO,
   /** Debezium change events of the recorder's outbox table. */
-  DEBEZIUM_OUTBOX;
+  DEBEZIUM_OUTBOX,
+  /** Debezium change events of a list-append table, with the transaction-metadata topic. */
+  DEBEZIUM_CDC;
 
   /** @return the command-line name, e.g. {@code debezium-outbox} */
   public String cliName() {
@@ -29,7 +35,7 @@ public enum EventsInput {
   }
 
   /**
-   * @param cliName e.g. {@code avro}, {@code debezium-outbox}
+   * @param cliName e.g. {@code avro}, {@code debezium-outbox}, {@code debezium-cdc}
    * @return the input
    * @throws IllegalArgumentException naming the choices if none has that name
    */
@@ -39,6 +45,6 @@ public enum EventsInput {
         return i;
       }
     }
-    throw new IllegalArgumentException("unknown input '" + cliName + "'; choose avro or debezium-outbox");
+    throw new IllegalArgumentException("unknown input '" + cliName + "'; choose avro, debezium-outbox or debezium-cdc");
   }
 }

@@ -37,6 +37,8 @@ import java.util.Objects;
  * @param splitLevels whether each history's checking is split over one Kafka Streams task per
  *     family of checks, merged by violation id (docs/monitoring.md, "One history over several
  *     cores"), so that more stream threads or instances check one history faster; default false
+ * @param cdc with {@link EventsInput#DEBEZIUM_CDC}: the transaction-metadata topic, table and
+ *     historyId; null to take them from the events topic's name ({@link #cdcInput()})
  */
 public record MonitorConfig(
     String eventsTopic,
@@ -53,7 +55,8 @@ public record MonitorConfig(
     Limits limits,
     Sources sources,
     EventsInput input,
-    boolean splitLevels) {
+    boolean splitLevels,
+    DebeziumCdc cdc) {
 
   /** Default input topic. */
   public static final String EVENTS = "isowatch.events";
@@ -188,7 +191,7 @@ public record MonitorConfig(
       Duration sequenceGrace, Duration openTimeout) {
     this(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory, windowTransactions,
         windowTime, readGrace, sequenceGrace, openTimeout, DUPLICATE_RETENTION, Limits.defaults(),
-        Sources.defaults(), EventsInput.AVRO, false);
+        Sources.defaults(), EventsInput.AVRO, false, null);
   }
 
   /**
@@ -201,7 +204,22 @@ public record MonitorConfig(
       Map<String, Level> levelByHistory, int windowTransactions, Duration windowTime, Duration readGrace,
       Duration sequenceGrace, Duration openTimeout, Duration duplicateRetention, Limits limits, Sources sources) {
     this(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory, windowTransactions, windowTime,
-        readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, EventsInput.AVRO, false);
+        readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, EventsInput.AVRO, false, null);
+  }
+
+  /**
+   * The configuration before the Debezium CDC input existed: its topics and table, if it is chosen,
+   * follow from the events topic ({@link #cdcInput()}).
+   *
+   * @throws NullPointerException for a null field
+   * @throws IllegalArgumentException for a window below 2 transactions or a negative duration
+   */
+  public MonitorConfig(String eventsTopic, String violationsTopic, String dlqTopic, Level expectedLevel,
+      Map<String, Level> levelByHistory, int windowTransactions, Duration windowTime, Duration readGrace,
+      Duration sequenceGrace, Duration openTimeout, Duration duplicateRetention, Limits limits, Sources sources,
+      EventsInput input, boolean splitLevels) {
+    this(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory, windowTransactions, windowTime,
+        readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, null);
   }
 
   /**
@@ -246,61 +264,76 @@ public record MonitorConfig(
   /** @return a copy expecting {@code level} of every history not in the per-history map */
   public MonitorConfig withExpectedLevel(Level level) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, level, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, cdc);
   }
 
   /** @return a copy with the per-history expected levels */
   public MonitorConfig withLevelByHistory(Map<String, Level> levels) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levels,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, cdc);
   }
 
   /** @return a copy with a window of {@code transactions} transactions and {@code time} */
   public MonitorConfig withWindow(int transactions, Duration time) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+        transactions, time, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, cdc);
   }
 
   /** @return a copy with the given grace periods and open-transaction timeout */
   public MonitorConfig withTimeouts(Duration readGrace, Duration sequenceGrace, Duration openTimeout) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, cdc);
   }
 
   /** @return a copy with other topic names */
   public MonitorConfig withTopics(String events, String violations, String dlq) {
     return new MonitorConfig(events, violations, dlq, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, cdc);
   }
 
   /** @return a copy remembering emitted transactions for {@code retention} of event time */
   public MonitorConfig withDuplicateRetention(Duration retention) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits, sources, input, splitLevels);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, retention, limits, sources, input, splitLevels, cdc);
   }
 
   /** @return a copy enforcing {@code limits} */
   public MonitorConfig withLimits(Limits limits) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, cdc);
   }
 
   /** @return a copy with other watermark sources' settings */
   public MonitorConfig withSources(Sources sources) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, cdc);
   }
 
   /** @return a copy reading the events topic as {@code input} */
   public MonitorConfig withInput(EventsInput input) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
-        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels);
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources, input, splitLevels, cdc);
+  }
+
+  /**
+   * @return the Debezium CDC input's settings: {@link #cdc()}, or if it is null those {@link
+   *     DebeziumCdc#forDataTopic} derives from the events topic
+   */
+  public DebeziumCdc cdcInput() {
+    return cdc != null ? cdc : DebeziumCdc.forDataTopic(eventsTopic);
+  }
+
+  /** @return a copy reading Debezium's CDC topics with {@code cdc}'s settings (input {@link EventsInput#DEBEZIUM_CDC}) */
+  public MonitorConfig withCdc(DebeziumCdc cdc) {
+    return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
+        windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources,
+        EventsInput.DEBEZIUM_CDC, splitLevels, cdc);
   }
 
   /** @return a copy that splits each history's checking over one task per family of checks, or not */
   public MonitorConfig withSplitLevels(boolean split) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,
         windowTransactions, windowTime, readGrace, sequenceGrace, openTimeout, duplicateRetention, limits, sources,
-        input, split);
+        input, split, cdc);
   }
 }

@@ -1,5 +1,6 @@
 package io.isowatch.stream.kafka;
 
+import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,9 +35,14 @@ public final class Topics {
 
   private Topics() {}
 
-  /** @return the events, violations and dead-letter topics of {@code config}, in that order */
+  /**
+   * @return the events, violations and dead-letter topics of {@code config}, in that order, and
+   *     with {@link EventsInput#DEBEZIUM_CDC} the connector's transaction-metadata topic last
+   */
   public static List<String> of(MonitorConfig config) {
-    return List.of(config.eventsTopic(), config.violationsTopic(), config.dlqTopic());
+    return config.input() == EventsInput.DEBEZIUM_CDC
+        ? List.of(config.eventsTopic(), config.violationsTopic(), config.dlqTopic(), config.cdcInput().transactionTopic())
+        : List.of(config.eventsTopic(), config.violationsTopic(), config.dlqTopic());
   }
 
   /**
