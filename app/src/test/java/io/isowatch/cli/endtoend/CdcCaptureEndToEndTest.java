@@ -17,6 +17,7 @@ import io.isowatch.connectors.probe.ProbeIsolation;
 import io.isowatch.connectors.probe.ProbeWorkload;
 import io.isowatch.connectors.probe.Scenario;
 import io.isowatch.connectors.recorder.TransactionSink;
+import io.isowatch.connectors.testdb.ListRows;
 import io.isowatch.connectors.testdb.PostgresServer;
 import io.isowatch.connectors.testdb.PrivateServer;
 import io.isowatch.schemas.OpKind;
@@ -112,7 +113,7 @@ class CdcCaptureEndToEndTest {
     MonitorProcess monitor = null;
     try {
       capture = startStreaming(args, "capture-0");
-      long oldKeyXid = appendAutocommitted(OLD_KEY, 3);
+      long oldKeyXid = ListRows.append(POSTGRES.get(), OLD_KEY, 3);
       // SIGKILL while the probe commits, once the first 20 records were published
       CompletableFuture<Void> first = CompletableFuture.runAsync(() -> probe("r1", 11, recorded::add));
       await().atMost(Duration.ofSeconds(90)).until(() -> published(config).size() >= 20);
@@ -160,8 +161,8 @@ class CdcCaptureEndToEndTest {
       try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
         s.executeUpdate("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('x', ''), ('y', '')");
       }
-      long t1 = writeLists(Map.of("x", ",11", "y", ",21"), List.of("x", "y"));
-      long t2 = writeLists(Map.of("y", ",22,21", "x", ",11,12"), List.of("y", "x"));
+      long t1 = ListRows.set(POSTGRES.get(), Map.of("x", ",11", "y", ",21"), List.of("x", "y"));
+      long t2 = ListRows.set(POSTGRES.get(), Map.of("y", ",22,21", "x", ",11,12"), List.of("y", "x"));
       await().atMost(ExactOutput.PATIENCE).until(() -> !ExactOutput.violations(clients, config.violationsTopic()).isEmpty());
       List<Violation> got = ExactOutput.awaitSettled(clients, config.violationsTopic());
       // what the two reads of each list imply, each a fact of the lists as written: x's order
@@ -228,42 +229,6 @@ class CdcCaptureEndToEndTest {
           .isPositive();
     } catch (Exception e) {
       throw new IllegalStateException("the probe failed: " + e.getMessage(), e);
-    }
-  }
-
-  /** Appends {@code element} to {@code key} in a transaction of its own; @return its xid */
-  private static long appendAutocommitted(String key, long element) throws SQLException {
-    Map<String, String> appendTo = new java.util.HashMap<>();
-    appendTo.put(key, null);
-    return writeLists(appendTo, List.of(key), element);
-  }
-
-  /** Sets each key's list, in {@code order}, in one READ COMMITTED transaction; @return its xid */
-  private static long writeLists(Map<String, String> lists, List<String> order) throws SQLException {
-    return writeLists(lists, order, 0);
-  }
-
-  /** As above; a key mapped to null gets {@code append} appended instead. */
-  private static long writeLists(Map<String, String> lists, List<String> order, long append) throws SQLException {
-    try (Connection c = POSTGRES.get().connect()) {
-      c.setAutoCommit(false);
-      long xid;
-      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT txid_current()")) {
-        rs.next();
-        xid = rs.getLong(1);
-      }
-      for (String k : order) {
-        String sql = lists.get(k) == null
-            ? "UPDATE " + Dialect.LIST_TABLE + " SET v = v || ',' || ? WHERE k = ?"
-            : "UPDATE " + Dialect.LIST_TABLE + " SET v = ? WHERE k = ?";
-        try (PreparedStatement u = c.prepareStatement(sql)) {
-          u.setString(1, lists.get(k) == null ? Long.toString(append) : lists.get(k));
-          u.setString(2, k);
-          assertThat(u.executeUpdate()).isEqualTo(1);
-        }
-      }
-      c.commit();
-      return xid;
     }
   }
 

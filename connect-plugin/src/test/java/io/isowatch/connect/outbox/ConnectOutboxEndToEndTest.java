@@ -1,13 +1,14 @@
 package io.isowatch.connect.outbox;
 
+import static io.isowatch.connect.worker.DebeziumPostgres.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.window.ViolationIds;
+import io.isowatch.connect.worker.ConnectWorkerProcess;
+import io.isowatch.connect.worker.DebeziumPostgres;
+import io.isowatch.connect.worker.Plugins;
 import io.isowatch.connectors.debezium.outbox.OutboxSink;
 import io.isowatch.connectors.debezium.outbox.WriteSkewRound;
 import io.isowatch.connectors.testdb.PostgresServer;
@@ -24,12 +25,9 @@ import io.isowatch.stream.metrics.MonitorMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +36,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.streams.StreamsConfig;
-import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -80,8 +77,7 @@ class ConnectOutboxEndToEndTest {
   private static final int ROUNDS = 3;
   private static final String CONNECTOR = "isowatch-outbox";
   private static final String SLOT = "connect_outbox";
-  /** The longest wait for one step: a JVM's start, a record's way through Connect, the monitor. */
-  private static final Duration PATIENCE = Duration.ofMinutes(4);
+  private static final Duration PATIENCE = DebeziumPostgres.PATIENCE;
 
   @RegisterExtension
   static final PrivateServer<PostgresServer> POSTGRES = PrivateServer.of(PostgresServer::start);
@@ -107,7 +103,9 @@ class ConnectOutboxEndToEndTest {
     state.setProperty(StreamsConfig.STATE_DIR_CONFIG, tmp.resolve("state").toString());
     Properties clients = new Properties();
     clients.setProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, KafkaBroker.bootstrapServers());
-    Map<String, String> connector = connectorConfig(config.eventsTopic());
+    DebeziumPostgres debezium = new DebeziumPostgres(POSTGRES.get(), SLOT);
+    Map<String, String> connector = debezium.connectorConfig("isowatch-outbox-connector.json");
+    connector.put("transforms.isowatch.events.topic", config.eventsTopic());
     Path offsets = tmp.resolve("connect.offsets");
     Path plugins = Plugins.prepare(Files.createDirectories(tmp.resolve("plugins")));
 
@@ -121,7 +119,8 @@ class ConnectOutboxEndToEndTest {
       }
       OutboxSink outbox = new OutboxSink(Map.of("s1", c1, "s2", c2)::get);
 
-      worker = startStreaming("worker-0", plugins, offsets, connector);
+      worker = debezium.startStreaming(tmp, "worker-0", KafkaBroker.bootstrapServers(), plugins, offsets, CONNECTOR,
+          connector);
       WriteSkewRound first = new WriteSkewRound(c1, c2, outbox, 0).run();
       first.commitFirst();
       first.commitSecond();
@@ -129,10 +128,10 @@ class ConnectOutboxEndToEndTest {
 
       // The task stops, committing round 0's offsets to the file, and starts again on a new
       // replication connection.
-      int before = slotPid();
+      int before = debezium.slotPid();
       worker.restartConnector(CONNECTOR);
       waiting().until(() -> Files.exists(offsets) && Files.size(offsets) > 0);
-      waiting().until(() -> slotActive() && slotPid() != before);
+      waiting().until(() -> debezium.slotActive() && debezium.slotPid() != before);
       assertThat(worker.taskState(CONNECTOR)).isEqualTo("RUNNING");
 
       // SIGKILL between the two commits of round 1, once the first one's record was published
@@ -140,11 +139,12 @@ class ConnectOutboxEndToEndTest {
       second.commitFirst();
       awaitPublished(config, WriteSkewRound.txnIds(1).subList(0, 1));
       worker.kill();
-      waiting().until(() -> !slotActive()); // PostgreSQL saw the connection go
+      waiting().until(() -> !debezium.slotActive()); // PostgreSQL saw the connection go
       second.commitSecond(); // committed while no worker runs
       prune(c1);
 
-      worker = startStreaming("worker-1", plugins, offsets, connector);
+      worker = debezium.startStreaming(tmp, "worker-1", KafkaBroker.bootstrapServers(), plugins, offsets, CONNECTOR,
+          connector);
       awaitPublished(config, WriteSkewRound.txnIds(1));
       WriteSkewRound third = new WriteSkewRound(c1, c2, outbox, 2).run();
       third.commitFirst();
@@ -189,54 +189,6 @@ class ConnectOutboxEndToEndTest {
     assertThat(TopicRecords.readAll(KafkaBroker.bootstrapServers(), config.dlqTopic())).isEmpty();
   }
 
-  /**
-   * Starts a worker, submits the connector and waits until its task runs and holds the replication
-   * slot: a transaction committed after is captured.
-   *
-   * @param name the worker's name, which names its files in the temporary directory
-   */
-  private ConnectWorkerProcess startStreaming(String name, Path plugins, Path offsets, Map<String, String> connector)
-      throws Exception {
-    ConnectWorkerProcess worker = ConnectWorkerProcess.start(tmp, name, KafkaBroker.bootstrapServers(), offsets,
-        plugins, PATIENCE);
-    worker.putConnector(CONNECTOR, connector);
-    waiting().until(() -> {
-      String task = worker.taskState(CONNECTOR);
-      if (task.startsWith("FAILED")) {
-        throw new AssertionError("the connector's task failed (" + worker.log() + "): " + task);
-      }
-      return task.equals("RUNNING") && slotActive();
-    });
-    return worker;
-  }
-
-  /**
-   * Awaitility with {@link #PATIENCE}, polling every second: each poll of a topic starts a
-   * consumer, and faster polling only takes CPU from the worker, the connector and the monitor on a
-   * shared machine.
-   */
-  private static ConditionFactory waiting() {
-    return await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(1));
-  }
-
-  /** The deployable example configuration, pointed at the private server, slot and topics of this test. */
-  private static Map<String, String> connectorConfig(String eventsTopic) throws Exception {
-    Path example = Path.of(System.getProperty("user.dir")).resolve("../deploy/connect/isowatch-outbox-connector.json");
-    Map<String, Object> file = new ObjectMapper().readValue(Files.readString(example), new TypeReference<>() { });
-    @SuppressWarnings("unchecked")
-    Map<String, String> config = new HashMap<>((Map<String, String>) file.get("config"));
-    Properties url = org.postgresql.Driver.parseURL(POSTGRES.get().jdbcUrl(), null);
-    config.put("database.hostname", url.getProperty("PGHOST"));
-    config.put("database.port", url.getProperty("PGPORT"));
-    config.put("database.dbname", url.getProperty("PGDBNAME"));
-    config.put("database.user", url.getProperty("user"));
-    config.put("database.password", "");
-    config.put("slot.name", SLOT);
-    config.put("publication.name", SLOT);
-    config.put("transforms.isowatch.events.topic", eventsTopic);
-    return config;
-  }
-
   /** Deletes the oldest outbox row and updates another, as a pruning job would. */
   private static void prune(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
@@ -246,21 +198,6 @@ class ConnectOutboxEndToEndTest {
           + OutboxSink.TABLE + ")")).isEqualTo(1);
     }
     c.commit();
-  }
-
-  private static boolean slotActive() throws SQLException {
-    return slotPid() != 0;
-  }
-
-  /** @return the process id of the server process streaming the slot, 0 while none does */
-  private static int slotPid() throws SQLException {
-    try (Connection c = POSTGRES.get().connect();
-        PreparedStatement s = c.prepareStatement("SELECT active_pid FROM pg_replication_slots WHERE slot_name = ?")) {
-      s.setString(1, SLOT);
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? rs.getInt(1) : 0;
-      }
-    }
   }
 
   /** Waits until the events topic holds a record of each of {@code txnIds}. */

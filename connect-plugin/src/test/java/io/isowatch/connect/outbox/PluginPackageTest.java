@@ -2,6 +2,7 @@ package io.isowatch.connect.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.isowatch.connect.worker.Plugins;
 import io.isowatch.schemas.OpKind;
 import io.isowatch.schemas.Operation;
 import io.isowatch.schemas.Transaction;

@@ -1,4 +1,4 @@
-package io.isowatch.connect.outbox;
+package io.isowatch.connect.worker;
 
 import java.io.File;
 import java.io.IOException;
@@ -22,9 +22,9 @@ import java.util.zip.ZipInputStream;
  * and protobuf. A class it needs beyond them (Jackson, for instance) comes from the worker's
  * class path, as Connect's isolating class loader delegates what a plugin does not hold.
  */
-final class Plugins {
+public final class Plugins {
   /** The packaged plugin. */
-  static final Path ZIP = Path.of(System.getProperty("user.dir"))
+  public static final Path ZIP = Path.of(System.getProperty("user.dir"))
       .resolve("../deploy/connect/isowatch-connect-plugin.zip");
   /** Path fragments (Maven repository layout) of the jars that form Debezium's PostgreSQL plugin. */
   private static final List<String> DEBEZIUM = List.of("/io/debezium/", "/org/postgresql/", "/com/google/protobuf/");
@@ -39,7 +39,7 @@ final class Plugins {
    * @return {@code into}
    * @throws IllegalStateException if this class path lacks Debezium's PostgreSQL connector
    */
-  static Path prepare(Path into) throws IOException {
+  public static Path prepare(Path into) throws IOException {
     unzip(ZIP, into);
     Path debezium = Files.createDirectories(into.resolve("debezium-connector-postgres"));
     List<String> copied = new ArrayList<>();
@@ -64,7 +64,7 @@ final class Plugins {
    * @throws IllegalStateException if this class path lacks the Connect runtime (it is the one
    *     surefire gives, in {@code java.class.path}, not a manifest-only jar pointing to it)
    */
-  static List<String> workerClassPath() {
+  public static List<String> workerClassPath() {
     Path build = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
     List<String> worker = new ArrayList<>();
     for (String entry : classPath()) {
@@ -87,7 +87,7 @@ final class Plugins {
    * @return the zip's file entries (directories left out), in the archive's order
    * @throws IOException if an entry would land outside {@code into}, or on a read or write error
    */
-  static List<String> unzip(Path zip, Path into) throws IOException {
+  public static List<String> unzip(Path zip, Path into) throws IOException {
     List<String> names = new ArrayList<>();
     try (InputStream in = Files.newInputStream(zip); ZipInputStream entries = new ZipInputStream(in)) {
       for (ZipEntry e = entries.getNextEntry(); e != null; e = entries.getNextEntry()) {

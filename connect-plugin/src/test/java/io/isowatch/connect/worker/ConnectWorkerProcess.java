@@ -1,4 +1,4 @@
-package io.isowatch.connect.outbox;
+package io.isowatch.connect.worker;
 
 import static org.awaitility.Awaitility.await;
 
@@ -40,7 +40,7 @@ import org.apache.kafka.connect.cli.ConnectStandalone;
  * (which says where it listens), where each plugin was loaded from, and Debezium's connector (the
  * LSN it resumes from).
  */
-final class ConnectWorkerProcess {
+public final class ConnectWorkerProcess {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern LISTENING = Pattern.compile("REST server listening at (http://[^/, ]+/)");
 
@@ -70,7 +70,7 @@ final class ConnectWorkerProcess {
    * @throws org.awaitility.core.ConditionTimeoutException if the REST API does not answer in time
    * @throws IllegalStateException if the child exits before its REST API answers (with its log)
    */
-  static ConnectWorkerProcess start(Path dir, String name, String bootstrapServers, Path offsets, Path pluginPath,
+  public static ConnectWorkerProcess start(Path dir, String name, String bootstrapServers, Path offsets, Path pluginPath,
       Duration patience) throws IOException, InterruptedException {
     Properties worker = new Properties();
     worker.setProperty("bootstrap.servers", bootstrapServers);
@@ -137,7 +137,7 @@ final class ConnectWorkerProcess {
    * @param config its configuration
    * @throws IllegalStateException if the worker answers with an error (the message holds its body)
    */
-  void putConnector(String name, Map<String, String> config) throws IOException, InterruptedException {
+  public void putConnector(String name, Map<String, String> config) throws IOException, InterruptedException {
     expectSuccess("PUT connector " + name, send(HttpRequest.newBuilder(url.resolve("/connectors/" + name + "/config"))
         .header("Content-Type", "application/json")
         .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(config)))));
@@ -150,7 +150,7 @@ final class ConnectWorkerProcess {
    * @param name the connector's name
    * @throws IllegalStateException if the worker answers with an error
    */
-  void restartConnector(String name) throws IOException, InterruptedException {
+  public void restartConnector(String name) throws IOException, InterruptedException {
     expectSuccess("restart connector " + name, send(HttpRequest.newBuilder(
         url.resolve("/connectors/" + name + "/restart?includeTasks=true")).POST(HttpRequest.BodyPublishers.noBody())));
   }
@@ -160,7 +160,7 @@ final class ConnectWorkerProcess {
    * @return the state of its first task ({@code RUNNING}, {@code FAILED} ...) followed by the trace
    *     of a failure, or {@code absent} while it has none
    */
-  String taskState(String name) throws IOException, InterruptedException {
+  public String taskState(String name) throws IOException, InterruptedException {
     HttpResponse<String> answer = send(HttpRequest.newBuilder(url.resolve("/connectors/" + name + "/status")).GET());
     JsonNode tasks = JSON.readTree(answer.body()).path("tasks");
     if (tasks.isEmpty()) {
@@ -170,22 +170,22 @@ final class ConnectWorkerProcess {
   }
 
   /** @return the child's output so far */
-  String output() throws IOException {
+  public String output() throws IOException {
     return Files.readString(log, StandardCharsets.UTF_8);
   }
 
   /** @return the file holding the child's output */
-  Path log() {
+  public Path log() {
     return log;
   }
 
   /** @return whether the child still runs */
-  boolean alive() {
+  public boolean alive() {
     return process.isAlive();
   }
 
   /** Kills the child with SIGKILL (nothing runs in it after) and waits until it is gone. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       throw new IllegalStateException("the Connect worker did not die within 60 s of SIGKILL");
@@ -200,7 +200,7 @@ final class ConnectWorkerProcess {
    * @return its exit code
    * @throws IllegalStateException if it has not exited in time (it is then killed)
    */
-  int stop(Duration patience) throws InterruptedException {
+  public int stop(Duration patience) throws InterruptedException {
     process.destroy();
     if (!process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS)) {
       kill();
