@@ -119,6 +119,7 @@ public final class JsonEnvelopes {
     String connector = required(source, "connector", "source.").asText();
     String txn;
     Long lsn = null;
+    Long lastCommitLsn = null;
     String gtid = null;
     switch (connector) {
       case "postgresql" -> {
@@ -129,6 +130,7 @@ public final class JsonEnvelopes {
         txn = xid.asText();
         JsonNode l = source.get("lsn");
         lsn = l == null || l.isNull() ? null : l.asLong();
+        lastCommitLsn = lastCommitLsn(source.get("sequence"));
       }
       case "mysql", "mariadb" -> {
         JsonNode g = source.get("gtid");
@@ -146,7 +148,28 @@ public final class JsonEnvelopes {
     String table = (schema == null || schema.isNull() ? "" : schema.asText() + ".")
         + required(source, "table", "source.").asText();
     return new RowChange(connector, txn, table, op, object(p.get("before")), object(p.get("after")), lsn, gtid,
-        timeMicros(source));
+        timeMicros(source), lastCommitLsn);
+  }
+
+  /**
+   * @param sequence PostgreSQL's {@code source.sequence}: the text of a JSON array of two decimal
+   *     LSNs as text, {@code ["<last commit LSN>","<LSN>"]}, either possibly null
+   * @return the first LSN, or null if the field is absent, null or not that shape
+   */
+  private static Long lastCommitLsn(JsonNode sequence) {
+    if (sequence == null || !sequence.isTextual()) {
+      return null;
+    }
+    try {
+      JsonNode array = JSON.readTree(sequence.asText());
+      JsonNode first = array.isArray() && array.size() == 2 ? array.get(0) : null;
+      if (first == null || first.isNull()) {
+        return null;
+      }
+      return Long.parseLong(first.asText());
+    } catch (JsonProcessingException | NumberFormatException e) {
+      return null;
+    }
   }
 
   /** @return {@code source.ts_us}, else {@code source.ts_ms} in microseconds, else null */

@@ -21,8 +21,35 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param timeMicros when the database made the change, microseconds since the epoch (UTC): {@code
  *     source.ts_us}, else {@code source.ts_ms} times 1,000, else null; for PostgreSQL the commit
  *     time of the transaction, the same in every event of it and in every reading of the log
+ * @param lastCommitLsn PostgreSQL: the first element of {@code source.sequence}, the LSN of the last
+ *     commit the connector had processed before this change (the commit before its transaction's);
+ *     with {@link #lsn} it orders the changes as the connector emits them, strictly increasing, the
+ *     order Debezium gives it for consumers that drop repeated events (Debezium PostgreSQL connector
+ *     documentation, "source" field {@code sequence}); null for other databases or when absent
  */
 public record RowChange(
     String connector, String txn, String table, String op, JsonNode before, JsonNode after, Long lsn, String gtid,
-    Long timeMicros)
-    implements Envelope {}
+    Long timeMicros, Long lastCommitLsn)
+    implements Envelope {
+  /**
+   * A change without {@link #lastCommitLsn}.
+   *
+   * @see #RowChange(String, String, String, String, JsonNode, JsonNode, Long, String, Long, Long)
+   */
+  public RowChange(String connector, String txn, String table, String op, JsonNode before, JsonNode after, Long lsn,
+      String gtid, Long timeMicros) {
+    this(connector, txn, table, op, before, after, lsn, gtid, timeMicros, null);
+  }
+
+  /**
+   * @return whether this change comes after {@code earlier} in the connector's order, by ({@link
+   *     #lastCommitLsn}, {@link #lsn}); false if either lacks them
+   */
+  public boolean after(RowChange earlier) {
+    if (lastCommitLsn == null || lsn == null || earlier.lastCommitLsn == null || earlier.lsn == null) {
+      return false;
+    }
+    int c = Long.compareUnsigned(lastCommitLsn, earlier.lastCommitLsn);
+    return c > 0 || c == 0 && Long.compareUnsigned(lsn, earlier.lsn) > 0;
+  }
+}

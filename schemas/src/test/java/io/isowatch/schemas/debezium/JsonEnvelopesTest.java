@@ -26,6 +26,24 @@ class JsonEnvelopesTest {
   }
 
   @Test
+  void aPostgresChangeCarriesTheLastCommitLsnOfItsSequenceWhichOrdersTheChanges() throws Exception {
+    String withSequence = PG_PAYLOAD.replace("\"xmin\":null", "\"sequence\":\"[\\\"24023100\\\",\\\"24023128\\\"]\",\"xmin\":null");
+    RowChange first = (RowChange) JsonEnvelopes.parse(withSequence).orElseThrow();
+    assertThat(first.lastCommitLsn()).isEqualTo(24_023_100L);
+    assertThat(first.lsn()).isEqualTo(24_023_128L);
+    RowChange sameTxnLater = new RowChange("postgresql", "771", "t", "c", null, null, 24_023_200L, null, 1L, 24_023_100L);
+    RowChange nextTxnEarlierLsn = new RowChange("postgresql", "772", "t", "c", null, null, 24_023_110L, null, 1L,
+        24_023_300L);
+    assertThat(sameTxnLater.after(first)).isTrue();
+    assertThat(nextTxnEarlierLsn.after(sameTxnLater)).isTrue();
+    assertThat(first.after(first)).isFalse();
+    assertThat(first.after(sameTxnLater)).isFalse();
+    assertThat(((RowChange) JsonEnvelopes.parse(PG_PAYLOAD).orElseThrow()).lastCommitLsn()).isNull();
+    assertThat(((RowChange) JsonEnvelopes.parse(PG_PAYLOAD.replace("\"xmin\":null",
+        "\"sequence\":\"[null,\\\"24023128\\\"]\",\"xmin\":null")).orElseThrow()).lastCommitLsn()).isNull();
+  }
+
+  @Test
   void postgresMetadataIdsAreCutToTheirXidAndGtidsKept() throws Exception {
     assertThat(JsonEnvelopes.parse("{\"status\":\"END\",\"id\":\"771:24023400\",\"event_count\":3,"
         + "\"data_collections\":[],\"ts_ms\":1}")).contains(new TxBoundary("771", true, 3, Map.of()));

@@ -52,7 +52,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>State, in store {@link AssemblerStores#CDC} (changelogged like the others, so that a restart
  * resumes the queue where the committed offsets leave it): {@code n} and {@code h}, the next and the
- * head queue positions; {@code q<position>} to a queued database transaction; {@code t<NUL><txn>}
+ * head queue positions; {@code w}, the place of the last change taken; {@code q<position>} to a queued database transaction; {@code t<NUL><txn>}
  * to its changes so far; {@code e<NUL><txn>} to its {@code END}'s count, and {@code o<position><NUL><txn>}
  * for an {@code END} that arrived before any change of its transaction (forgotten {@link
  * #ORPHAN_HORIZON} positions later if none came); {@code k<NUL><key>} for
@@ -103,6 +103,10 @@ final class CdcTransactions {
         metrics.debeziumSkipped("other-table");
         return new Taken(List.of(), null);
       }
+      if (!inOrder(row)) {
+        metrics.debeziumSkipped("redelivered");
+        return new Taken(List.of(), null);
+      }
       List<String> problems = new ListAppendRows(cdc.historyId(), cdc.table(), Set.of()).convert(row.txn(), List.of(row))
           .problems();
       if (!problems.isEmpty()) {
@@ -126,6 +130,27 @@ final class CdcTransactions {
 
   private boolean ofTable(String table) {
     return table.equals(cdc.table()) || table.endsWith("." + cdc.table());
+  }
+
+  /**
+   * @return false if {@code row} has a place in the connector's order ({@link RowChange#after}) at or
+   *     before the last change taken, that is the connector delivers it again (after a restart from
+   *     its last committed offset); true otherwise, after recording its place
+   */
+  private boolean inOrder(RowChange row) {
+    if (row.lastCommitLsn() == null || row.lsn() == null) {
+      return true;
+    }
+    byte[] last = store.get("w");
+    if (last != null) {
+      ByteBuffer b = ByteBuffer.wrap(last);
+      RowChange taken = new RowChange(row.connector(), "", "", "", null, null, b.getLong(8), null, null, b.getLong(0));
+      if (!row.after(taken)) {
+        return false;
+      }
+    }
+    store.put("w", ByteBuffer.allocate(2 * Long.BYTES).putLong(row.lastCommitLsn()).putLong(row.lsn()).array());
+    return true;
   }
 
   /** Adds {@code row} to its transaction, queueing a new one; @return false if it was held already */
@@ -250,6 +275,7 @@ final class CdcTransactions {
     o.put("lsn", row.lsn());
     o.put("gtid", row.gtid());
     o.put("time", row.timeMicros());
+    o.put("lastCommit", row.lastCommitLsn());
     try {
       return JSON.writeValueAsBytes(o);
     } catch (IOException e) {
@@ -268,7 +294,8 @@ final class CdcTransactions {
     return new RowChange(o.get("connector").asText(), o.get("txn").asText(), o.get("table").asText(),
         o.get("op").asText(), nullable(o.get("before")), nullable(o.get("after")),
         o.get("lsn").isNull() ? null : o.get("lsn").asLong(), o.get("gtid").isNull() ? null : o.get("gtid").asText(),
-        o.get("time").isNull() ? null : o.get("time").asLong());
+        o.get("time").isNull() ? null : o.get("time").asLong(),
+        o.get("lastCommit").isNull() ? null : o.get("lastCommit").asLong());
   }
 
   private static JsonNode nullable(JsonNode n) {

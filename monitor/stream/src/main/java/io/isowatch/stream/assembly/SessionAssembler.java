@@ -57,8 +57,10 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *
  * <p>With {@link EventsInput#DEBEZIUM_CDC} the records are Debezium's change events of a list-append
  * table and its connector's transaction-metadata records ({@link CdcTransactions}): each database
- * transaction, once whole, goes in as a whole {@code Transaction} record keyed {@code
- * historyId/sessionId}, in commit order; an event that cannot be decoded is a dead letter ({@code
+ * transaction, once whole, goes to the checker stage in commit order, once, after the stateless
+ * checks of a whole {@code Transaction} record ({@link InputCheck}) but not through the session
+ * machinery (each is alone in its session, and the sessions would pile up); an event that cannot be
+ * decoded is a dead letter ({@code
  * bad-envelope}, or {@code truncated}, {@code unknown-schema}, {@code bad-body} through the registry),
  * and so is a row change that cannot be converted ({@code bad-row}).
  *
@@ -288,9 +290,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
 
   /**
    * One change event of a Debezium topic of a list-append table, or of its connector's
-   * transaction-metadata topic: the database transactions it makes whole go in as whole {@code
-   * Transaction} records would ({@link CdcTransactions}); an event that cannot be decoded or
-   * converted is a dead letter with the raw event.
+   * transaction-metadata topic: the database transactions it makes whole ({@link CdcTransactions})
+   * are forwarded to the checker stage; an event that cannot be decoded or converted, and a
+   * transaction over the limits, is a dead letter.
    */
   private void cdcChange(Record<String, byte[]> record) {
     byte[] v = record.value();
@@ -312,13 +314,15 @@ public final class SessionAssembler implements Processor<String, byte[], String,
       deadLetters.send(record.key(), v, taken.rejection(), record.timestamp());
     }
     for (Transaction t : taken.transactions()) {
-      byte[] encoded = RecordCodec.encode(t);
       String key = t.getHistoryId() + "/" + t.getSessionId();
-      Rejection bad = intake.transaction(record.withKey(key).withValue(encoded), t);
+      Rejection bad = InputCheck.transaction(key, t, config.limits());
       if (bad == null) {
+        // whole, in commit order, each once (CdcTransactions): not held in a session, which would keep
+        // a session's state for every database transaction
+        context.forward(new Record<>(t.getHistoryId(), (SpecificRecord) t, Math.max(0, t.getEndTime().toEpochMilli())));
         watermarks.accepted(t.getHistoryId(), EventTimes.micros(t.getEndTime()));
       } else {
-        deadLetters.send(key, encoded, bad, record.timestamp());
+        deadLetters.send(key, RecordCodec.encode(t), bad, record.timestamp());
       }
     }
   }

@@ -22,10 +22,22 @@ final class CdcEvents {
    */
   static String change(String table, String op, long xid, long lsn, String key, String before, String after,
       long micros) {
+    return change(table, op, xid, -1, lsn, key, before, after, micros);
+  }
+
+  /**
+   * @param lastCommit the LSN of the commit before, the first of {@code source.sequence}; -1 for a
+   *     change without {@code sequence}
+   * @return as {@link #change(String, String, long, long, String, String, String, long)}, with its
+   *     place in the connector's order
+   */
+  static String change(String table, String op, long xid, long lastCommit, long lsn, String key, String before,
+      String after, long micros) {
+    String sequence = lastCommit < 0 ? "" : ",\"sequence\":\"[\\\"" + lastCommit + "\\\",\\\"" + lsn + "\\\"]\"";
     return "{\"before\":" + row(key, before) + ",\"after\":" + row(key, after) + ","
         + "\"source\":{\"version\":\"3.6.1.Final\",\"connector\":\"postgresql\",\"name\":\"isowatch_cdc\","
         + "\"ts_ms\":" + micros / 1000 + ",\"ts_us\":" + micros + ",\"db\":\"app\",\"schema\":\"public\","
-        + "\"table\":\"" + table + "\",\"txId\":" + xid + ",\"lsn\":" + lsn + "},\"op\":\"" + op + "\","
+        + "\"table\":\"" + table + "\",\"txId\":" + xid + ",\"lsn\":" + lsn + sequence + "},\"op\":\"" + op + "\","
         + "\"transaction\":{\"id\":\"" + xid + ":" + lsn + "\",\"total_order\":1,\"data_collection_order\":1}}";
   }
 

@@ -148,6 +148,44 @@ class DebeziumCdcTopologyTest {
   }
 
   /**
+   * The connector restarted from an older offset delivers again what it had delivered: a change of
+   * a transaction already emitted (cdc-940), and the second half of one (cdc-941). By their place in
+   * the connector's order ({@code source.sequence}) both are dropped and counted; cdc-942 follows.
+   */
+  @Test
+  void changesDeliveredAgainAfterAConnectorRestartAreDroppedWholeOrInPart() {
+    MonitorMetrics metrics = MonitorMetrics.inMemory();
+    String table = "isowatch_list_append";
+    try (TopologyTestDriver d = driver(metrics)) {
+      TestInputTopic<String, byte[]> data = d.createInputTopic(DATA, new StringSerializer(), new ByteArraySerializer());
+      TestInputTopic<String, byte[]> meta =
+          d.createInputTopic(METADATA, new StringSerializer(), new ByteArraySerializer());
+      String first = change(table, "c", 940, 900, 1000, "x", null, ",1", T0);
+      pipe(data, first, T0);
+      pipe(meta, end(940, 1001, "public.isowatch_list_append", 1), T0);
+      String secondHalf = change(table, "c", 941, 1001, 1011, "y", null, ",7", T0 + 1000);
+      pipe(data, change(table, "u", 941, 1001, 1010, "x", ",1", ",1,2", T0 + 1000), T0 + 1000);
+      pipe(data, secondHalf, T0 + 1000);
+      pipe(meta, end(941, 1012, "public.isowatch_list_append", 2), T0 + 1000);
+      // the restart
+      pipe(data, first, T0);
+      pipe(data, secondHalf, T0 + 1000);
+      pipe(meta, end(941, 1012, "public.isowatch_list_append", 2), T0 + 1000);
+      pipe(data, change(table, "u", 942, 1012, 1020, "x", ",1,2", ",1,2,3", T0 + 2000), T0 + 2000);
+      pipe(meta, end(942, 1021, "public.isowatch_list_append", 1), T0 + 2000);
+
+      assertThat(read(d, APP + "-" + MonitorTopology.BY_HISTORY + "-repartition")).containsExactly(
+          KeyValue.pair(HISTORY, captured(940, 1000, T0, append("x", 1), read("x", 1L))),
+          KeyValue.pair(HISTORY, captured(941, 1011, T0 + 1000, append("x", 2), read("x", 1L, 2L), append("y", 7),
+              read("y", 7L))),
+          KeyValue.pair(HISTORY, captured(942, 1020, T0 + 2000, append("x", 3), read("x", 1L, 2L, 3L))));
+      assertThat(read(d, MonitorConfig.DLQ)).isEmpty();
+      assertThat(read(d, MonitorConfig.VIOLATIONS)).isEmpty();
+    }
+    assertThat(skipped(metrics)).isEqualTo(Map.of("redelivered", 2.0));
+  }
+
+  /**
    * Two database transactions each appending to x and y, whose lists put them in opposite orders: on
    * x 10 (cdc-931) before 20 (cdc-932), on y 20 before 10. No database that commits gives that; the
    * log shows it, and the monitor publishes the write cycle: Adya's G0, and the axiomatic read
