@@ -124,7 +124,8 @@ final class MonitorCommand implements Callable<Integer> {
   private String applicationId;
 
   @Option(names = "--window-transactions", paramLabel = "N", converter = NumberRanges.Count.class,
-      description = "Transactions of one history kept in the sliding window (default: 100000).")
+      description = "Transactions of one history kept in the sliding window (default: 100000; with --input"
+          + " debezium-cdc " + DebeziumCdc.DEFAULT_WINDOW + ", since each of its transactions is a session of its own).")
   private Integer windowTransactions;
 
   @Option(names = "--window-time", paramLabel = "DURATION", converter = StreamOptions.DurationConverter.class,
@@ -284,7 +285,8 @@ final class MonitorCommand implements Callable<Integer> {
     return Optional.of(token.strip());
   }
 
-  private MonitorConfig buildConfig() {
+  /** @return the monitor's configuration from the parsed options; @throws ParameterException naming a bad one */
+  MonitorConfig buildConfig() {
     MonitorConfig d = MonitorConfig.defaults();
     Map<String, Level> levels = new LinkedHashMap<>();
     levelFor.forEach((history, name) -> {
@@ -323,7 +325,8 @@ final class MonitorCommand implements Callable<Integer> {
           .withLimits(bounds)
           .withExpectedLevel(level)
           .withLevelByHistory(levels)
-          .withWindow(windowTransactions == null ? d.windowTransactions() : windowTransactions,
+          .withWindow(windowTransactions != null ? windowTransactions
+                  : input == EventsInput.DEBEZIUM_CDC ? DebeziumCdc.DEFAULT_WINDOW : d.windowTransactions(),
               windowTime == null ? d.windowTime() : windowTime)
           .withTimeouts(readGrace == null ? d.readGrace() : readGrace, d.sequenceGrace(), d.openTimeout())
           .withSources(new MonitorConfig.Sources(0,

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.isowatch.stream.app.MonitorApp;
+import io.isowatch.stream.config.DebeziumCdc;
+import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.kafka.KafkaBroker;
 import io.isowatch.stream.kafka.Topics;
@@ -34,6 +36,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** {@code isowatch monitor} on a real broker: setup errors that say what to do, a clean run and stop. */
 @ExtendWith(KafkaBroker.class)
@@ -67,6 +70,27 @@ class MonitorCommandTest {
     assertThat(options.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(options.err()).startsWith(
         "--cdc-transaction-topic, --cdc-table and --cdc-history-id go with --input debezium-cdc");
+  }
+
+  @Test
+  void theCdcInputTakesItsTopicTableHistoryAndWindowFromTheEventsTopicUnlessTold() {
+    MonitorCommand derived = new MonitorCommand();
+    new CommandLine(derived).parseArgs("--bootstrap-servers", "x:1", "--input", "debezium-cdc",
+        "--events-topic", "shop.public.orders_lists");
+    MonitorConfig d = derived.buildConfig();
+    assertThat(d.input()).isEqualTo(EventsInput.DEBEZIUM_CDC);
+    assertThat(d.cdcInput()).isEqualTo(new DebeziumCdc("shop.transaction", "orders_lists", "shop"));
+    assertThat(d.windowTransactions()).isEqualTo(2_000);
+    MonitorCommand told = new MonitorCommand();
+    new CommandLine(told).parseArgs("--bootstrap-servers", "x:1", "--input", "debezium-cdc",
+        "--events-topic", "shop.public.orders_lists", "--cdc-transaction-topic", "tx", "--cdc-table", "t",
+        "--cdc-history-id", "h", "--window-transactions", "500");
+    MonitorConfig t = told.buildConfig();
+    assertThat(t.cdcInput()).isEqualTo(new DebeziumCdc("tx", "t", "h"));
+    assertThat(t.windowTransactions()).isEqualTo(500);
+    MonitorCommand avro = new MonitorCommand();
+    new CommandLine(avro).parseArgs("--bootstrap-servers", "x:1");
+    assertThat(avro.buildConfig().windowTransactions()).isEqualTo(100_000);
   }
 
   @Test

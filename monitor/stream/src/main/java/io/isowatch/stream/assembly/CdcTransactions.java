@@ -55,18 +55,21 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * head queue positions; {@code w}, the place of the last change taken; {@code q<position>} to a queued database transaction; {@code t<NUL><txn>}
  * to its changes so far; {@code e<NUL><txn>} to its {@code END}'s count, and {@code o<position><NUL><txn>}
  * for an {@code END} that arrived before any change of its transaction (forgotten {@link
- * #ORPHAN_HORIZON} positions later if none came); {@code k<NUL><key>} for
+ * #HORIZON} positions later if none came); {@code x<NUL><txn>} and {@code X<position>} for each
+ * transaction emitted in the last {@link #HORIZON} positions; {@code k<NUL><key>} for
  * every key emitted, so that a key's baseline is emitted once. Memory: the transactions not yet
  * emitted, and the keys in the store. Not thread-safe, like the task that owns it.
  */
 final class CdcTransactions {
   private static final ObjectMapper JSON = new ObjectMapper();
   /**
-   * How many queue positions an {@code END} with no change of its transaction is kept: the lead the
-   * metadata topic may have over the table's topic in this task (Kafka Streams picks the next record
-   * of a task by timestamp across its partitions, so the two stay close).
+   * How many queue positions an {@code END} with no change of its transaction is kept (the lead the
+   * metadata topic may have over the table's topic in this task: Kafka Streams picks the next record
+   * of a task by timestamp across its partitions, so the two stay close), and an emitted
+   * transaction's id is remembered (to recognise its changes delivered again where they carry no
+   * place in the connector's order).
    */
-  static final long ORPHAN_HORIZON = 100_000;
+  static final long HORIZON = 100_000;
 
   /**
    * What one change event gave.
@@ -103,7 +106,7 @@ final class CdcTransactions {
         metrics.debeziumSkipped("other-table");
         return new Taken(List.of(), null);
       }
-      if (!inOrder(row)) {
+      if (!inOrder(row) || store.get(emittedKey(row.txn())) != null) {
         metrics.debeziumSkipped("redelivered");
         return new Taken(List.of(), null);
       }
@@ -188,6 +191,8 @@ final class CdcTransactions {
         break;
       }
       out.addAll(emit(txn, changes));
+      store.put(emittedKey(txn), new byte[0]);
+      store.put(emittedAtKey(head), txn.getBytes(StandardCharsets.UTF_8));
       store.delete(queueKey(head));
       store.delete(changesKey(txn));
       store.delete(endKey(txn));
@@ -195,20 +200,36 @@ final class CdcTransactions {
       store.put("h", ByteBuffer.allocate(Long.BYTES).putLong(head).array());
     }
     forgetOrphans(next);
+    forgetEmitted(head);
     return out;
+  }
+
+  /** Forgets the ids of transactions emitted more than {@link #HORIZON} queue positions before {@code head}. */
+  private void forgetEmitted(long head) {
+    if (head <= HORIZON) {
+      return;
+    }
+    List<String> old = new ArrayList<>();
+    try (var it = store.range("X", emittedAtKey(head - HORIZON))) {
+      it.forEachRemaining(kv -> {
+        old.add(kv.key);
+        old.add(emittedKey(new String(kv.value, StandardCharsets.UTF_8)));
+      });
+    }
+    old.forEach(store::delete);
   }
 
   /**
    * Forgets the {@code END}s that arrived before any change of their transaction more than {@link
-   * #ORPHAN_HORIZON} queue positions ago and still have none: their transaction was emitted before
+   * #HORIZON} queue positions ago and still have none: their transaction was emitted before
    * its {@code END} arrived (closed by a later one), or has no change of the table.
    */
   private void forgetOrphans(long next) {
-    if (next <= ORPHAN_HORIZON) {
+    if (next <= HORIZON) {
       return;
     }
     List<String> old = new ArrayList<>();
-    try (var it = store.range("o", orphanKey(next - ORPHAN_HORIZON, ""))) {
+    try (var it = store.range("o", orphanKey(next - HORIZON, ""))) {
       it.forEachRemaining(kv -> old.add(kv.key));
     }
     for (String key : old) {
@@ -253,6 +274,14 @@ final class CdcTransactions {
 
   private static String endKey(String txn) {
     return "e\0" + txn;
+  }
+
+  private static String emittedKey(String txn) {
+    return "x\0" + txn;
+  }
+
+  private static String emittedAtKey(long position) {
+    return "X" + AssemblerStores.padded(position, 19);
   }
 
   private static String orphanKey(long position, String txn) {

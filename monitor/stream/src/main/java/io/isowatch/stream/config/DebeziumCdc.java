@@ -16,6 +16,14 @@ import java.util.Objects;
  * @param historyId the {@code historyId} of the transactions, e.g. the capture's name
  */
 public record DebeziumCdc(String transactionTopic, String table, String historyId) {
+  /**
+   * The window {@code monitor --input debezium-cdc} takes when none is given: {@value} transactions.
+   * Each CDC transaction is alone in its session, and the window's causal check costs O(W) per
+   * transaction and O(W^2) memory on that shape (AWDIT, PLDI 2025, section 6; measured in
+   * docs/PERFORMANCE.md, "CDC histories in the window").
+   */
+  public static final int DEFAULT_WINDOW = 2_000;
+
   /** @throws NullPointerException for a null field; @throws IllegalArgumentException for an empty one */
   public DebeziumCdc {
     for (String s : new String[] {
