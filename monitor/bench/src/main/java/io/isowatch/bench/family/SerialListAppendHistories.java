@@ -2,6 +2,7 @@ package io.isowatch.bench.family;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -35,18 +36,28 @@ public final class SerialListAppendHistories {
    * Shape of a generated history.
    *
    * @param transactions number of transactions, at least 1
-   * @param keys size of the key space, at least 1; keys are drawn uniformly
+   * @param keys size of the key space, at least 1; keys are drawn uniformly. With {@code
+   *     maxAppendsPerKey}, the number of key slots: each slot holds one live key at a time
    * @param appendFraction probability that an operation is an append, in [0, 1]
+   * @param maxAppendsPerKey 0 for keys that live as long as the history; otherwise a key's list
+   *     is retired once it holds this many elements, and its slot moves on to a fresh key (named
+   *     {@code k<keys>}, {@code k<keys+1>}, ... in order of first use), as Elle's list-append
+   *     workload and the probe's {@code --max-appends-per-key} bound a list's length; at least 0
    */
-  public record Shape(int transactions, int keys, double appendFraction) {
+  public record Shape(int transactions, int keys, double appendFraction, int maxAppendsPerKey) {
     /**
      * @throws IllegalArgumentException if a field is out of its range
      */
     public Shape {
-      if (transactions < 1 || keys < 1 || !(appendFraction >= 0 && appendFraction <= 1)) {
+      if (transactions < 1 || keys < 1 || !(appendFraction >= 0 && appendFraction <= 1) || maxAppendsPerKey < 0) {
         throw new IllegalArgumentException("bad shape: " + transactions + " transactions, " + keys
-            + " keys, append fraction " + appendFraction);
+            + " keys, append fraction " + appendFraction + ", at most " + maxAppendsPerKey + " appends per key");
       }
+    }
+
+    /** A shape whose keys live as long as the history ({@code maxAppendsPerKey} 0). */
+    public Shape(int transactions, int keys, double appendFraction) {
+      this(transactions, keys, appendFraction, 0);
     }
 
     /**
@@ -58,6 +69,22 @@ public final class SerialListAppendHistories {
      */
     public static Shape standard(int transactions) {
       return new Shape(transactions, Math.max(1, transactions / 4), 0.5);
+    }
+
+    /**
+     * The bounded shape: Elle's and the probe's, 1,000 key slots, half of the operations appends,
+     * each list retired at {@code maxAppendsPerKey} elements, so that the transactions on a key are
+     * bounded whatever the history's length.
+     *
+     * @param transactions number of transactions, at least 1
+     * @param maxAppendsPerKey at least 1
+     * @return the shape
+     */
+    public static Shape rotating(int transactions, int maxAppendsPerKey) {
+      if (maxAppendsPerKey < 1) {
+        throw new IllegalArgumentException("at most " + maxAppendsPerKey + " appends per key: give at least 1");
+      }
+      return new Shape(transactions, 1_000, 0.5, maxAppendsPerKey);
     }
   }
 
@@ -72,10 +99,16 @@ public final class SerialListAppendHistories {
    */
   public static History generate(Shape shape, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
-    int keys = shape.keys();
-    History h = SerialRegisterHistories.interned(keys, SESSIONS);
+    int slots = shape.keys();
+    int max = shape.maxAppendsPerKey();
+    History h = SerialRegisterHistories.interned(slots, SESSIONS);
+    // the live key of each slot; key ids are History key indexes (k<id>)
+    int[] slotKey = new int[slots];
+    for (int k = 0; k < slots; k++) {
+      slotKey[k] = k;
+    }
     // committed list of key k: elements 1 .. committed[k]; a transaction's own appends follow
-    long[] committed = new long[keys];
+    long[] committed = new long[slots];
     int[] ownKey = new int[OPS_PER_TXN];
     int[] ownCount = new int[OPS_PER_TXN];
     long[] list = new long[16];
@@ -83,10 +116,21 @@ public final class SerialListAppendHistories {
       h.beginTxn(rnd.nextInt(SESSIONS), t);
       int owned = 0;
       for (int i = 0; i < OPS_PER_TXN; i++) {
-        int key = rnd.nextInt(keys);
+        int slot = rnd.nextInt(slots);
+        boolean append = rnd.nextDouble() < shape.appendFraction();
+        int key = slotKey[slot];
         int own = indexOf(ownKey, owned, key);
         int pending = own >= 0 ? ownCount[own] : 0;
-        if (rnd.nextDouble() < shape.appendFraction()) {
+        if (append && max > 0 && committed[key] + pending >= max) {
+          key = h.key("k" + h.keyCount());
+          slotKey[slot] = key;
+          if (committed.length <= key) {
+            committed = Arrays.copyOf(committed, 2 * key + 1);
+          }
+          own = -1;
+          pending = 0;
+        }
+        if (append) {
           h.append(key, committed[key] + pending + 1);
           if (own < 0) {
             own = owned++;

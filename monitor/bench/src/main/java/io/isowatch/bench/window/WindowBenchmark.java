@@ -82,6 +82,12 @@ public final class WindowBenchmark implements Callable<Integer> {
       + " up to it, none below snapshot-isolation (default: ${DEFAULT-VALUE}).", converter = CheckerBenchmark.LevelConverter.class)
   Level level = Level.CAUSAL;
 
+  @Option(names = "--max-appends-per-key",
+      description = "List-append family only: 1,000 key slots whose lists are retired at this many elements"
+          + " (Elle's and the probe's bounded lists; SerialListAppendHistories.Shape.rotating) instead of N/4 keys"
+          + " that live as long as the run; 0 (default) for the latter.")
+  int maxAppendsPerKey;
+
   @Option(names = "--session-per-transaction",
       description = "List-append family only: every transaction in a session of its own, the shape of CDC histories"
           + " (capture --cdc, monitor --input debezium-cdc), instead of 50 sessions.")
@@ -106,20 +112,22 @@ public final class WindowBenchmark implements Callable<Integer> {
     boolean lists = "list-append".equals(family);
     int[] sizes = windows != null ? windows : new int[] {window};
     if (transactions < 2 || Arrays.stream(sizes).anyMatch(w -> w < 2) || warmup < 0 || repetitions < 1
-        || !(lists || "register".equals(family)) || (sessionPerTransaction && !lists)) {
+        || !(lists || "register".equals(family)) || ((sessionPerTransaction || maxAppendsPerKey != 0) && !lists) || maxAppendsPerKey < 0) {
       throw new CommandLine.ParameterException(new CommandLine(this),
           "--transactions and every window must be at least 2, --warmup at least 0, --repetitions at least 1,"
-          + " --family register or list-append, --session-per-transaction with list-append only");
+          + " --family register or list-append, --session-per-transaction and --max-appends-per-key (at least 0)"
+          + " with list-append only");
     }
     SerialRegisterHistories.Shape shape = SerialRegisterHistories.Shape.standard(transactions);
     System.out.printf(Locale.ROOT, "# isowatch window benchmark: %s family, %,d transactions x 8 ops, %s,"
-        + " %,d keys, windows %s, %s, warm-up %,d, max heap %,d MiB, started %s%n", family, transactions,
+        + " %,d keys%s, windows %s, %s, warm-up %,d, max heap %,d MiB, started %s%n", family, transactions,
         sessionPerTransaction ? "a session per transaction" : "50 sessions",
-        lists ? Math.max(1, transactions / 4) : shape.keys(), Arrays.toString(sizes),
+        lists ? listShape(transactions).keys() : shape.keys(),
+        maxAppendsPerKey > 0 ? " (slots; lists retired at " + maxAppendsPerKey + " elements)" : "", Arrays.toString(sizes),
         lists ? "RC+RA+CC and Adya (serializable)" : "RC+RA+CC, polygraph up to " + level.cliName(), warmup, Runtime.getRuntime().maxMemory() >> 20,
         Instant.now());
     if (warmup > 0) {
-      Run w = lists ? timeWindow(buildLists(Math.max(warmup, 2), seed + 1, sessionPerTransaction), listConfig(sizes[0], warmup))
+      Run w = lists ? timeWindow(buildLists(listShape(Math.max(warmup, 2)), seed + 1, sessionPerTransaction), listConfig(sizes[0], warmup))
           : timeWindow(SerialRegisterHistories.Shape.standard(Math.max(warmup, 2)), seed + 1, sizes[0], level);
       System.out.printf(Locale.ROOT, "warm-up: %.1f µs per transaction%n", w.micros);
     }
@@ -128,7 +136,7 @@ public final class WindowBenchmark implements Callable<Integer> {
     double[] allocated = new double[sizes.length];
     for (int r = 0; r < repetitions; r++) {
       for (int i = 0; i < sizes.length; i++) {
-        Run run = lists ? timeWindow(buildLists(transactions, seed, sessionPerTransaction), listConfig(sizes[i], transactions))
+        Run run = lists ? timeWindow(buildLists(listShape(transactions), seed, sessionPerTransaction), listConfig(sizes[i], transactions))
             : timeWindow(shape, seed, sizes[i], level);
         if (run.violations > 0) {
           System.err.println("the checker reported " + run.violations + " violations on a serial history");
@@ -207,7 +215,8 @@ public final class WindowBenchmark implements Callable<Integer> {
    * @return what the run measured
    */
   public static Run timeListWindow(int transactions, long seed, int window) {
-    return timeWindow(buildLists(transactions, seed, false), listConfig(window, transactions));
+    return timeWindow(buildLists(SerialListAppendHistories.Shape.standard(transactions), seed, false),
+        listConfig(window, transactions));
   }
 
   /**
@@ -303,14 +312,21 @@ public final class WindowBenchmark implements Callable<Integer> {
     return new WindowConfig(window, 0, 0, Math.max(16, SerialListAppendHistories.OPS_PER_TXN * transactions));
   }
 
+  /** @return the list-append shape of {@code transactions}: rotating with {@code --max-appends-per-key}, else standard */
+  private SerialListAppendHistories.Shape listShape(int transactions) {
+    return maxAppendsPerKey > 0 ? SerialListAppendHistories.Shape.rotating(transactions, maxAppendsPerKey)
+        : SerialListAppendHistories.Shape.standard(transactions);
+  }
+
   /**
    * @param sessionPerTransaction whether transaction {@code t<n>} is alone in session {@code c<n>}
-   * @return the list-append family's transactions ({@link SerialListAppendHistories}, standard
-   *     shape) as the monitor receives them: ids {@code t<n>}, sessions {@code s<n>} (or {@code c<n>}),
-   *     keys {@code k<n>}
+   * @return the list-append family's transactions ({@link SerialListAppendHistories} of {@code
+   *     shape}) as the monitor receives them: ids {@code t<n>}, sessions {@code s<n>} (or {@code
+   *     c<n>}), keys {@code k<n>}
    */
-  private static List<WindowTxn> buildLists(int transactions, long seed, boolean sessionPerTransaction) {
-    History h = SerialListAppendHistories.generate(SerialListAppendHistories.Shape.standard(transactions), seed);
+  private static List<WindowTxn> buildLists(SerialListAppendHistories.Shape shape, long seed,
+      boolean sessionPerTransaction) {
+    History h = SerialListAppendHistories.generate(shape, seed);
     List<WindowTxn> out = new ArrayList<>(h.txnCount());
     for (int t = 0; t < h.txnCount(); t++) {
       String session = sessionPerTransaction ? "c" + t : "s" + h.sessionOf(t);

@@ -91,6 +91,33 @@ class SerialListAppendHistoriesTest {
   void badShapesAreRejected() {
     assertThatThrownBy(() -> new SerialListAppendHistories.Shape(10, 0, 0.5))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("bad shape: 10 transactions, 0 keys, append fraction 0.5");
+        .hasMessage("bad shape: 10 transactions, 0 keys, append fraction 0.5, at most 0 appends per key");
+    assertThatThrownBy(() -> SerialListAppendHistories.Shape.rotating(10, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("at most 0 appends per key: give at least 1");
+  }
+
+  @Test
+  void aFullListRetiresItsKeyAndItsSlotMovesOnToAFreshOne() {
+    History h = SerialListAppendHistories.generate(new SerialListAppendHistories.Shape(2, 1, 0.5, 3), 3);
+    // the same draws as the unbounded shape above: the fourth append goes to k1, and so on
+    assertThat(dump(h)).containsExactly(
+        "T0 s17 COMMITTED, r k0 [], a k0 1, a k0 2, a k0 3, r k0 [1 2 3], a k1 1, r k1 [1], a k1 2",
+        "T1 s37 COMMITTED, r k1 [1 2], r k1 [1 2], a k1 3, r k1 [1 2 3], a k2 1,"
+            + " r k2 [1], r k2 [1], r k2 [1]");
+  }
+
+  @Test
+  void rotatingHistoriesBoundEveryListAndAreConsistentAtSerializable() {
+    History h = SerialListAppendHistories.generate(SerialListAppendHistories.Shape.rotating(2_000, 8), 11);
+    for (int op = 0; op < h.opCount(); op++) {
+      if (h.opKind(op) == OpKind.READ_LIST) {
+        assertThat(h.listLength(op)).isLessThanOrEqualTo(8);
+      }
+    }
+    assertThat(h.keyCount()).isGreaterThan(1_000);
+    for (Level level : List.of(Level.SNAPSHOT_ISOLATION, Level.SERIALIZABLE)) {
+      assertThat(Checkers.forLevel(level).check(h)).isEqualTo(new CheckResult(level, Verdict.CONSISTENT, List.of()));
+    }
   }
 }
