@@ -47,18 +47,29 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * that is not list text) is returned as a rejection ({@code bad-row}, naming why) and contributes no
  * operation; it still counts towards its transaction's {@code END}. A change identical to one held
  * for the same transaction (the connector delivering it again) is ignored and counted ({@link
- * MonitorMetrics#duplicateIgnored()}); a transaction delivered again after it was emitted converts to
- * the same bytes, which the session assembler's duplicate filter drops.
+ * MonitorMetrics#duplicateIgnored()}).
+ *
+ * <p><b>Each once.</b> A change the connector delivers again after a restart from its last
+ * committed offset (Kafka Connect delivers at least once) is recognised by its place in the
+ * connector's order, PostgreSQL's {@code source.sequence} ({@link RowChange#after}): at or before the
+ * last change taken, it is dropped and counted ({@code redelivered}), whether its transaction was
+ * emitted or not, whole or in part. Without {@code sequence} (other connectors) a change of a
+ * transaction emitted in the last {@link #HORIZON} queue positions is recognised by its
+ * transaction's id, and the checker's own refusal of a repeated transaction id or write ({@code
+ * duplicate-txn}, {@code duplicate-write}) is the last guard. So the transactions emitted go to the
+ * checker directly, without the session machinery (each is alone in its session, and a session's
+ * state for every database transaction would fill {@code max-sessions-per-history}).
  *
  * <p>State, in store {@link AssemblerStores#CDC} (changelogged like the others, so that a restart
  * resumes the queue where the committed offsets leave it): {@code n} and {@code h}, the next and the
- * head queue positions; {@code w}, the place of the last change taken; {@code q<position>} to a queued database transaction; {@code t<NUL><txn>}
- * to its changes so far; {@code e<NUL><txn>} to its {@code END}'s count, and {@code o<position><NUL><txn>}
- * for an {@code END} that arrived before any change of its transaction (forgotten {@link
- * #HORIZON} positions later if none came); {@code x<NUL><txn>} and {@code X<position>} for each
- * transaction emitted in the last {@link #HORIZON} positions; {@code k<NUL><key>} for
- * every key emitted, so that a key's baseline is emitted once. Memory: the transactions not yet
- * emitted, and the keys in the store. Not thread-safe, like the task that owns it.
+ * head queue positions; {@code w}, the place of the last change taken; {@code q<position>} to a
+ * queued database transaction; {@code t<NUL><txn>} to its changes so far; {@code e<NUL><txn>} to its
+ * {@code END}'s count, and {@code o<position><NUL><txn>} for an {@code END} that arrived before any
+ * change of its transaction (forgotten {@link #HORIZON} positions later if none came); {@code
+ * x<NUL><txn>} and {@code X<position>} for each transaction emitted in the last {@link #HORIZON}
+ * positions; {@code k<NUL><key>} for every key emitted, so that a key's baseline is emitted once.
+ * Memory: the transactions not yet emitted, and the keys in the store. Not thread-safe, like the
+ * task that owns it.
  */
 final class CdcTransactions {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -75,7 +86,7 @@ final class CdcTransactions {
    * What one change event gave.
    *
    * @param transactions the transactions it made whole, in commit order, baselines before the
-   *     transaction they precede; each to be taken in as a whole {@code Transaction} record
+   *     transaction they precede; each to go to the checker stage
    * @param rejection why the event itself is a dead letter ({@code bad-row}), or null
    */
   record Taken(List<Transaction> transactions, Rejection rejection) {}

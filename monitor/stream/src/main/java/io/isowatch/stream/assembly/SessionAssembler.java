@@ -60,9 +60,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * transaction, once whole, goes to the checker stage in commit order, once, after the stateless
  * checks of a whole {@code Transaction} record ({@link InputCheck}) but not through the session
  * machinery (each is alone in its session, and the sessions would pile up); an event that cannot be
- * decoded is a dead letter ({@code
- * bad-envelope}, or {@code truncated}, {@code unknown-schema}, {@code bad-body} through the registry),
- * and so is a row change that cannot be converted ({@code bad-row}).
+ * decoded is a dead letter ({@code bad-envelope}, or {@code truncated}, {@code unknown-schema},
+ * {@code bad-body} through the registry), and so is a row change that cannot be converted ({@code
+ * bad-row}).
  *
  * <p>Rules, with the dead-letter reason classes:
  * <ul>
@@ -141,9 +141,9 @@ public final class SessionAssembler implements Processor<String, byte[], String,
   /** How the events topic is framed: single-object, or a registry's when the application's properties name one. */
   private WireFormat format = WireFormat.singleObject();
   /**
-   * With {@link EventsInput#DEBEZIUM_OUTBOX} or {@link EventsInput#DEBEZIUM_CDC} and a registry in the application's properties: the
-   * reader of Avro change events (those starting with byte 0); null otherwise, and JSON events are
-   * read either way.
+   * With {@link EventsInput#DEBEZIUM_OUTBOX} or {@link EventsInput#DEBEZIUM_CDC} and a registry in
+   * the application's properties: the reader of Avro change events (those starting with byte 0);
+   * null otherwise, and JSON events are read either way.
    */
   private AvroEnvelopes avroEnvelopes;
   /** With {@link EventsInput#DEBEZIUM_CDC}: the database transactions being assembled; null otherwise. */
