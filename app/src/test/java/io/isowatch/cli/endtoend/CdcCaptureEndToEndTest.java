@@ -8,7 +8,6 @@ import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.level.Anomaly;
 import io.isowatch.checker.level.Level;
 import io.isowatch.checker.window.ViolationIds;
-import io.isowatch.connectors.debezium.cdc.ListAppendCapture;
 import io.isowatch.connectors.probe.Dialect;
 import io.isowatch.connectors.probe.HistoryCollector;
 import io.isowatch.connectors.probe.Probe;
@@ -88,10 +87,7 @@ class CdcCaptureEndToEndTest {
 
   @BeforeAll
   static void start() throws Exception {
-    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
-      ListAppendCapture.prepare(c);
-      s.executeUpdate("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('" + OLD_KEY + "', ',1,2')");
-    }
+    ListRows.prepareWithRow(POSTGRES.get(), OLD_KEY, ",1,2");
   }
 
   @Test

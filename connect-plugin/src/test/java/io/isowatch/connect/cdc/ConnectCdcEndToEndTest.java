@@ -9,7 +9,6 @@ import io.isowatch.checker.window.ViolationIds;
 import io.isowatch.connect.worker.ConnectWorkerProcess;
 import io.isowatch.connect.worker.DebeziumPostgres;
 import io.isowatch.connect.worker.Plugins;
-import io.isowatch.connectors.debezium.cdc.ListAppendCapture;
 import io.isowatch.connectors.probe.Dialect;
 import io.isowatch.connectors.probe.Probe;
 import io.isowatch.connectors.probe.ProbeConfig;
@@ -97,10 +96,7 @@ class ConnectCdcEndToEndTest {
 
   @BeforeAll
   static void start() throws Exception {
-    try (Connection c = POSTGRES.get().connect(); Statement s = c.createStatement()) {
-      ListAppendCapture.prepare(c);
-      s.executeUpdate("INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES ('" + OLD_KEY + "', ',1,2')");
-    }
+    ListRows.prepareWithRow(POSTGRES.get(), OLD_KEY, ",1,2");
   }
 
   @Test

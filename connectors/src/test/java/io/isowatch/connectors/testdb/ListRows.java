@@ -1,5 +1,6 @@
 package io.isowatch.connectors.testdb;
 
+import io.isowatch.connectors.debezium.cdc.ListAppendCapture;
 import io.isowatch.connectors.probe.Dialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,6 +18,24 @@ import java.util.Map;
  */
 public final class ListRows {
   private ListRows() {}
+
+  /**
+   * Makes the table ready for CDC ({@link ListAppendCapture#prepare}) and writes one row, {@code
+   * key} holding {@code list}: a row older than any capture started after, whose elements the
+   * capture meets first in an update's before image.
+   *
+   * @param list the row's {@code v}, e.g. {@code ",1,2"}
+   * @throws SQLException if the DDL or the insert fails
+   */
+  public static void prepareWithRow(TestDatabase db, String key, String list) throws SQLException {
+    try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement(
+        "INSERT INTO " + Dialect.LIST_TABLE + " (k, v) VALUES (?, ?)")) {
+      ListAppendCapture.prepare(c);
+      s.setString(1, key);
+      s.setString(2, list);
+      s.executeUpdate();
+    }
+  }
 
   /**
    * Appends {@code element} to {@code key}'s list in a transaction of its own (READ COMMITTED).

@@ -20,7 +20,6 @@ import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.config.DebeziumCdc;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.micrometer.core.instrument.Counter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,7 +27,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -92,14 +90,6 @@ class DebeziumCdcTopologyTest {
         .sorted().toList();
   }
 
-  private static Map<String, Double> skipped(MonitorMetrics metrics) {
-    Map<String, Double> out = new TreeMap<>();
-    for (Counter c : metrics.registry().find("isowatch.debezium.skipped").counters()) {
-      out.put(c.getId().getTag("reason"), c.count());
-    }
-    return out;
-  }
-
   @Test
   void transactionsGoInWholeInCommitOrderWithBaselinesAndBadRowsAreDeadLetters() {
     MonitorMetrics metrics = MonitorMetrics.inMemory();
@@ -143,7 +133,7 @@ class DebeziumCdcTopologyTest {
                   + " table are never deleted) is not converted")));
       assertThat(read(d, MonitorConfig.VIOLATIONS)).isEmpty();
     }
-    assertThat(skipped(metrics)).isEqualTo(Map.of("other-table", 1.0, "transaction-metadata", 1.0, "redelivered", 1.0));
+    assertThat(SkippedEvents.byReason(metrics)).isEqualTo(Map.of("other-table", 1.0, "transaction-metadata", 1.0, "redelivered", 1.0));
     assertThat(metrics.registry().get("isowatch.input.duplicates").counter().count()).isEqualTo(1.0);
     assertThat(metrics.registry().get("isowatch.dlq.records").tag("reason", "bad-row").counter().count())
         .isEqualTo(1.0);
@@ -184,7 +174,7 @@ class DebeziumCdcTopologyTest {
       assertThat(read(d, MonitorConfig.DLQ)).isEmpty();
       assertThat(read(d, MonitorConfig.VIOLATIONS)).isEmpty();
     }
-    assertThat(skipped(metrics)).isEqualTo(Map.of("redelivered", 2.0));
+    assertThat(SkippedEvents.byReason(metrics)).isEqualTo(Map.of("redelivered", 2.0));
   }
 
   /**

@@ -17,14 +17,12 @@ import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.micrometer.core.instrument.Counter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -70,14 +68,6 @@ class DebeziumOutboxTopologyTest {
     return d.createOutputTopic(topic, new StringDeserializer(), new RecordSerde().deserializer()).readKeyValuesToList();
   }
 
-  private static Map<String, Double> skipped(MonitorMetrics metrics) {
-    Map<String, Double> out = new TreeMap<>();
-    for (Counter c : metrics.registry().find("isowatch.debezium.skipped").counters()) {
-      out.put(c.getId().getTag("reason"), c.count());
-    }
-    return out;
-  }
-
   @Test
   void insertsBecomeTheirTransactionsOthersAreCountedAndMalformedOnesAreDeadLetters() {
     MonitorMetrics metrics = MonitorMetrics.inMemory();
@@ -108,7 +98,7 @@ class DebeziumOutboxTopologyTest {
               MonitorConfig.EVENTS, 0, 9L, "bad-row: outbox insert without a record column")));
       assertThat(read(d, MonitorConfig.VIOLATIONS)).isEmpty();
     }
-    assertThat(skipped(metrics)).isEqualTo(Map.of(
+    assertThat(SkippedEvents.byReason(metrics)).isEqualTo(Map.of(
         "delete", 1.0, "tombstone", 1.0, "update", 1.0, "other-table", 1.0, "transaction-metadata", 1.0));
     assertThat(metrics.registry().get("isowatch.input.duplicates").counter().count()).isEqualTo(1.0);
     assertThat(metrics.registry().get("isowatch.dlq.records").tag("reason", "bad-envelope").counter().count())
