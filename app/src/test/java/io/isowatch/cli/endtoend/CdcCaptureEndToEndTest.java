@@ -48,6 +48,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -165,7 +166,8 @@ class CdcCaptureEndToEndTest {
       // T1 < T2 and y's T2 < T1 (G0; G1c with T2's read of x, which holds T1's 11); T1 read y as
       // [21] and T2 as [22, 21], neither a prefix of the other; T2 appended 22 and read a list
       // ending in 21 (internal, not-my-own-write)
-      List<String> cycle = List.of("cdc-" + t1, "cdc-" + t2);
+      // as ExactOutput.describe lists them: sorted as text (cdc-1000 before cdc-999)
+      List<String> cycle = Stream.of("cdc-" + t1, "cdc-" + t2).sorted().toList();
       List<String> described = got.stream().map(ExactOutput::describe).sorted().toList();
       assertThat(described).containsExactly(
           HISTORY + " G0 " + cycle,
