@@ -112,10 +112,11 @@ final class MonitorRunner {
         }
         err.println("monitor: created topics " + String.join(", ", missing));
       } else if (!missing.isEmpty()) {
+        String first = missing.iterator().next();
         err.println("isowatch monitor: topic(s) " + String.join(", ", missing) + " do not exist on "
             + r.bootstrapServers() + "; create them (e.g. kafka-topics.sh --bootstrap-server "
-            + r.bootstrapServers() + " --create --topic " + missing.iterator().next()
-            + " --partitions 6) or pass --create-topics");
+            + r.bootstrapServers() + " --create --topic " + first
+            + " --partitions " + (cdc && inputs.contains(first) ? 1 : 6) + ") or pass --create-topics");
         return ExitCode.BAD_INPUT;
       }
       if (cdc) {

@@ -66,6 +66,13 @@ class MonitorCommandTest {
     assertThat(run.err()).endsWith("isowatch monitor: --input debezium-cdc reads topic cdc2.public.t, which has 2"
         + " partitions; it needs one, whose order is the database's commit order (set the connector's"
         + " topic.creation.default.partitions=1, or create the topic with --partitions 1 before it starts)\n");
+    CliRun missing = CliRun.of("monitor", "--bootstrap-servers", bootstrap, "--input", "debezium-cdc",
+        "--events-topic", "cdc3.public.t", "--violations-topic", "cdc2.violations", "--dlq-topic", "cdc2.dlq",
+        "--metrics-port", "-1");
+    assertThat(missing.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
+    assertThat(missing.err()).isEqualTo("isowatch monitor: topic(s) cdc3.public.t, cdc3.transaction do not"
+        + " exist on " + bootstrap + "; create them (e.g. kafka-topics.sh --bootstrap-server " + bootstrap
+        + " --create --topic cdc3.public.t --partitions 1) or pass --create-topics\n");
     CliRun options = CliRun.of("monitor", "--bootstrap-servers", "x:1", "--cdc-table", "t");
     assertThat(options.exitCode()).isEqualTo(ExitCode.BAD_INPUT);
     assertThat(options.err()).startsWith(
