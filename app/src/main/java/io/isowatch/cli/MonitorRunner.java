@@ -9,7 +9,6 @@ import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.kafka.Topics;
 import io.isowatch.stream.metrics.MetricsEndpoint;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import io.isowatch.stream.topology.MonitorTopology;
 import io.isowatch.stream.web.RecentViolations;
 import io.isowatch.stream.web.ViolationPages;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -99,7 +98,7 @@ final class MonitorRunner {
     }
     try (Admin admin = Admin.create(clients)) {
       Set<String> missing = Topics.missing(admin, Topics.of(r.config()));
-      List<String> inputs = MonitorTopology.inputTopics(r.config());
+      List<String> inputs = r.config().inputTopics();
       boolean cdc = r.config().input() == EventsInput.DEBEZIUM_CDC;
       if (!missing.isEmpty() && r.createTopics()) {
         List<String> oneEach = cdc ? missing.stream().filter(inputs::contains).toList() : List.of();

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -145,6 +146,18 @@ public final class ListAppendRows {
           new Source(dbTxn, lsn, gtid)));
     }
     return new Converted(out, newKeys, problems);
+  }
+
+  /**
+   * @param dbTxn the database transaction of {@code row}
+   * @param row a row change of the table
+   * @return why {@link #convert} would not convert {@code row}: the line it would add to {@link
+   *     Converted#problems}; empty if it would convert it
+   */
+  public static Optional<String> problem(String dbTxn, RowChange row) {
+    List<String> problems = new ArrayList<>(1);
+    images(dbTxn, row, problems);
+    return problems.stream().findFirst();
   }
 
   private record JsonImage(String key, List<Long> before, List<Long> after) {}

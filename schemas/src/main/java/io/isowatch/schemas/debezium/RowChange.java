@@ -46,10 +46,19 @@ public record RowChange(
    *     #lastCommitLsn}, {@link #lsn}); false if either lacks them
    */
   public boolean after(RowChange earlier) {
-    if (lastCommitLsn == null || lsn == null || earlier.lastCommitLsn == null || earlier.lsn == null) {
+    return earlier.lastCommitLsn != null && earlier.lsn != null && after(earlier.lastCommitLsn, earlier.lsn);
+  }
+
+  /**
+   * @param earlierLastCommitLsn the {@link #lastCommitLsn} of a place in the connector's order
+   * @param earlierLsn its {@link #lsn}
+   * @return whether this change comes after that place; false if this change lacks its own
+   */
+  public boolean after(long earlierLastCommitLsn, long earlierLsn) {
+    if (lastCommitLsn == null || lsn == null) {
       return false;
     }
-    int c = Long.compareUnsigned(lastCommitLsn, earlier.lastCommitLsn);
-    return c > 0 || c == 0 && Long.compareUnsigned(lsn, earlier.lsn) > 0;
+    int c = Long.compareUnsigned(lastCommitLsn, earlierLastCommitLsn);
+    return c > 0 || c == 0 && Long.compareUnsigned(lsn, earlierLsn) > 0;
   }
 }

@@ -121,17 +121,14 @@ final class CdcTransactions {
         metrics.debeziumSkipped("redelivered");
         return new Taken(List.of(), null);
       }
-      List<String> problems = new ListAppendRows(cdc.historyId(), cdc.table(), Set.of()).convert(row.txn(), List.of(row))
-          .problems();
-      if (!problems.isEmpty()) {
-        rejection = new Rejection("bad-row", problems.get(0));
-      }
+      rejection = ListAppendRows.problem(row.txn(), row).map(why -> new Rejection("bad-row", why)).orElse(null);
       if (!hold(row)) {
         metrics.duplicateIgnored();
         return new Taken(List.of(), rejection);
       }
     } else if (e instanceof TxBoundary b && b.end() && b.eventCountOf(cdc.table()) > 0) {
-      store.put(endKey(b.txn()), ByteBuffer.allocate(Long.BYTES).putLong(b.eventCountOf(cdc.table())).array());
+      long count = b.eventCountOf(cdc.table());
+      store.put(endKey(b.txn()), ByteBuffer.allocate(Long.BYTES).putLong(count).array());
       if (store.get(changesKey(b.txn())) == null) {
         store.put(orphanKey(position("n"), b.txn()), new byte[0]);
       }
@@ -156,12 +153,8 @@ final class CdcTransactions {
       return true;
     }
     byte[] last = store.get("w");
-    if (last != null) {
-      ByteBuffer b = ByteBuffer.wrap(last);
-      RowChange taken = new RowChange(row.connector(), "", "", "", null, null, b.getLong(8), null, null, b.getLong(0));
-      if (!row.after(taken)) {
-        return false;
-      }
+    if (last != null && !row.after(ByteBuffer.wrap(last).getLong(0), ByteBuffer.wrap(last).getLong(8))) {
+      return false;
     }
     store.put("w", ByteBuffer.allocate(2 * Long.BYTES).putLong(row.lastCommitLsn()).putLong(row.lsn()).array());
     return true;

@@ -266,7 +266,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
    */
   private void outboxRow(Record<String, byte[]> record) {
     byte[] v = record.value();
-    OutboxRows.Row row = avroEnvelopes != null && v != null && v.length > 0 && v[0] == 0
+    OutboxRows.Row row = inRegistryFormat(v)
         ? avroEnvelopes.outboxRow(config.eventsTopic(), v)
         : OutboxRows.read(v == null ? null : new String(v, StandardCharsets.UTF_8));
     Rejection bad;
@@ -298,7 +298,7 @@ public final class SessionAssembler implements Processor<String, byte[], String,
     byte[] v = record.value();
     Optional<Envelope> envelope;
     try {
-      envelope = avroEnvelopes != null && v != null && v.length > 0 && v[0] == 0
+      envelope = inRegistryFormat(v)
           ? avroEnvelopes.envelope(context.recordMetadata().map(RecordMetadata::topic).orElse(config.eventsTopic()), v)
           : JsonEnvelopes.parse(v == null ? null : new String(v, StandardCharsets.UTF_8));
     } catch (EnvelopeException e) {
@@ -325,6 +325,14 @@ public final class SessionAssembler implements Processor<String, byte[], String,
         deadLetters.send(key, RecordCodec.encode(t), bad, record.timestamp());
       }
     }
+  }
+
+  /**
+   * @return whether a Debezium change event is to be read as Avro through the registry: a registry
+   *     is configured and the value starts with the wire format's byte 0 (JSON never does)
+   */
+  private boolean inRegistryFormat(byte[] v) {
+    return avroEnvelopes != null && v != null && v.length > 0 && v[0] == 0;
   }
 
   /**

@@ -323,6 +323,15 @@ public record MonitorConfig(
     return cdc != null ? cdc : DebeziumCdc.forDataTopic(eventsTopic);
   }
 
+  /**
+   * @return the topics the session assembler reads: the events topic; with {@link
+   *     EventsInput#DEBEZIUM_CDC} also the connector's transaction-metadata topic, read by the same
+   *     task (both have one partition)
+   */
+  public List<String> inputTopics() {
+    return input == EventsInput.DEBEZIUM_CDC ? List.of(eventsTopic, cdcInput().transactionTopic()) : List.of(eventsTopic);
+  }
+
   /** @return a copy reading Debezium's CDC topics with {@code cdc}'s settings (input {@link EventsInput#DEBEZIUM_CDC}) */
   public MonitorConfig withCdc(DebeziumCdc cdc) {
     return new MonitorConfig(eventsTopic, violationsTopic, dlqTopic, expectedLevel, levelByHistory,

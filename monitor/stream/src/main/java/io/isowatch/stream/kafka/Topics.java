@@ -1,6 +1,5 @@
 package io.isowatch.stream.kafka;
 
-import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,13 +35,15 @@ public final class Topics {
   private Topics() {}
 
   /**
-   * @return the events, violations and dead-letter topics of {@code config}, in that order, and
-   *     with {@link EventsInput#DEBEZIUM_CDC} the connector's transaction-metadata topic last
+   * @return the events, violations and dead-letter topics of {@code config}, in that order, then its
+   *     other input topics ({@link MonitorConfig#inputTopics()}: with Debezium's CDC input, the
+   *     connector's transaction-metadata topic)
    */
   public static List<String> of(MonitorConfig config) {
-    return config.input() == EventsInput.DEBEZIUM_CDC
-        ? List.of(config.eventsTopic(), config.violationsTopic(), config.dlqTopic(), config.cdcInput().transactionTopic())
-        : List.of(config.eventsTopic(), config.violationsTopic(), config.dlqTopic());
+    List<String> topics = new ArrayList<>(List.of(config.eventsTopic(), config.violationsTopic(), config.dlqTopic()));
+    List<String> inputs = config.inputTopics();
+    topics.addAll(inputs.subList(1, inputs.size()));
+    return List.copyOf(topics);
   }
 
   /**

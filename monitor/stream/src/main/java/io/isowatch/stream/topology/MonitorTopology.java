@@ -5,10 +5,8 @@ import io.isowatch.schemas.Violation;
 import io.isowatch.schemas.serde.RecordSerde;
 import io.isowatch.stream.assembly.SessionAssembler;
 import io.isowatch.stream.check.CheckerStage;
-import io.isowatch.stream.config.EventsInput;
 import io.isowatch.stream.config.MonitorConfig;
 import io.isowatch.stream.metrics.MonitorMetrics;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
@@ -68,17 +66,6 @@ public final class MonitorTopology {
   private MonitorTopology() {}
 
   /**
-   * @param config the input form and topics
-   * @return the events topic; with {@link EventsInput#DEBEZIUM_CDC} also the connector's
-   *     transaction-metadata topic, read by the same assembler task (both have one partition)
-   */
-  public static List<String> inputTopics(MonitorConfig config) {
-    return config.input() == EventsInput.DEBEZIUM_CDC
-        ? List.of(config.eventsTopic(), config.cdcInput().transactionTopic())
-        : List.of(config.eventsTopic());
-  }
-
-  /**
    * @param config topic names and what the two stages need
    * @param metrics the meters both stages update
    * @return the topology; its stores are those of {@link SessionAssembler#supplier} and
@@ -89,7 +76,7 @@ public final class MonitorTopology {
     Serde<SpecificRecord> internal = new RecordSerde();
     StreamsBuilder builder = new StreamsBuilder();
     KStream<String, SpecificRecord> assembled = builder
-        .stream(inputTopics(config), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(SOURCE))
+        .stream(config.inputTopics(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(SOURCE))
         .process(SessionAssembler.supplier(config, metrics), Named.as(ASSEMBLER));
     Map<String, KStream<String, SpecificRecord>> first = assembled.split(Named.as(ASSEMBLED))
         .branch((k, v) -> v instanceof DeadLetter, Branched.as("dead-letters"))
