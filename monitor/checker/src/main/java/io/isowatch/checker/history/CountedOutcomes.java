@@ -31,6 +31,8 @@ public final class CountedOutcomes {
    * arrives with one of them is read from. Values nobody writes (thin-air reads) stay.
    */
   private final Int2ObjectOpenHashMap<LongOpenHashSet> awaited = new Int2ObjectOpenHashMap<>();
+  /** Transactions below this id were marked by {@link #observeAll}: observing them again is a no-op. */
+  private int settled;
 
   /** @param h the history whose transaction ids {@link #counts} and {@link #observe} take */
   public CountedOutcomes(History h) {
@@ -44,19 +46,37 @@ public final class CountedOutcomes {
         || (s == TxnStatus.UNKNOWN && t < observed.size() && observed.getBoolean(t));
   }
 
-  /** Marks, to the fixpoint, the readers of every transaction of the history (the batch checker). */
+  /**
+   * Marks, to the fixpoint, the readers of every transaction of the history (the batch checker).
+   * Only a transaction of unknown outcome can be marked, so a history without one is settled by a
+   * scan of the statuses, without looking up the writer of each read (a lookup per read was 18 % of
+   * the CPU of {@code check --level read-committed} at 10^6 transactions: docs/PERFORMANCE.md, "issue
+   * 20, fourth part").
+   */
   public void observeAll() {
-    for (int t = 0; t < h.txnCount(); t++) {
-      observe(t);
+    int n = h.txnCount();
+    int t = 0;
+    while (t < n && h.status(t) != TxnStatus.UNKNOWN) {
+      t++;
     }
+    if (t < n) {
+      for (t = 0; t < n; t++) {
+        observe(t);
+      }
+    }
+    settled = n;
   }
 
   /**
    * Marks {@code t} if a transaction that counts read one of its writes before it arrived; then, if
    * {@code t} counts, marks the writers of unknown outcome of what it read (each element of a known
-   * list read), then what those read, and so on.
+   * list read), then what those read, and so on. Nothing to do for a transaction that {@link
+   * #observeAll} saw (the batch checker accepts each transaction after it).
    */
   public void observe(int t) {
+    if (t < settled) {
+      return;
+    }
     if (h.status(t) == TxnStatus.UNKNOWN && awaitedWrite(t)) {
       setObserved(t);
     }
