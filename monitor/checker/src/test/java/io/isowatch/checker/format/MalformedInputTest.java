@@ -65,6 +65,14 @@ class MalformedInputTest {
         Arguments.of(HistoryFormat.PLUME, "r(1,1,1,1)\nr(1,1,2,1)\n",
             "F:2: transaction 1 appears in session 2 but began in session 1; expected the lines of "
                 + "a transaction within one session, before its session's next transaction"),
+        // transaction numbers far beyond the file's size are kept in a hash table, not the array
+        Arguments.of(HistoryFormat.PLUME, "r(1,1,1,4000000000)\nr(1,1,1,2)\nr(1,1,1,4000000000)\n",
+            "F:3: transaction 4000000000 continues after its session started another transaction; "
+                + "expected the lines of a transaction within one session, before its session's "
+                + "next transaction"),
+        Arguments.of(HistoryFormat.PLUME, "r(1,1,1,3000)\nr(1,1,2,3000)\n",
+            "F:2: transaction 3000 appears in session 2 but began in session 1; expected the lines "
+                + "of a transaction within one session, before its session's next transaction"),
         Arguments.of(HistoryFormat.AWDIT, "w 0 0\n=====\nr 1\n",
             "F:3: malformed line 'r 1'" + AWDIT),
         Arguments.of(HistoryFormat.AWDIT, "x 1 2\n", "F:1: malformed line 'x 1 2'" + AWDIT),
