@@ -2,7 +2,6 @@ package io.isowatch.checker.format;
 
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.TxnStatus;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -38,8 +37,6 @@ final class AwditReader {
 
   private final Path file;
   private final History h = new History();
-  /** Key number -> key id: a key's name is made once, when it first appears. */
-  private final Long2IntOpenHashMap keyIds = new Long2IntOpenHashMap();
   private long line;
   /** The number last read by {@link #digits}. */
   private long digitsValue;
@@ -49,7 +46,6 @@ final class AwditReader {
 
   private AwditReader(Path file) {
     this.file = file;
-    keyIds.defaultReturnValue(-1);
   }
 
   /**
@@ -194,11 +190,7 @@ final class AwditReader {
   }
 
   private void add(boolean write, long key, long value) throws HistoryFormatException {
-    int k = keyIds.get(key);
-    if (k < 0) {
-      k = h.key(Long.toString(key));
-      keyIds.put(key, k);
-    }
+    int k = h.key(key);
     try {
       if (write) {
         h.write(k, value);

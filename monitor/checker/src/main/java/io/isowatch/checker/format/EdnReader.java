@@ -290,7 +290,7 @@ final class EdnReader {
   private int integerKey(long n) {
     int id = integerKeys.get(n);
     if (id < 0) {
-      id = h.key(Long.toString(n));
+      id = h.key(n);
       integerKeys.put(n, id);
     }
     return id;

@@ -50,7 +50,6 @@ final class PlumeReader {
   private final Path file;
   private final History h = new History();
   private final Long2IntOpenHashMap sessionIds = new Long2IntOpenHashMap();
-  private final Long2IntOpenHashMap keyIds = new Long2IntOpenHashMap();
   /**
    * Transaction number -> session id + 1 (0: not seen), for the numbers in {@code [0,
    * denseTxns)}: files number their transactions 0, 1, 2, ..., and an array store in the order of
@@ -74,7 +73,6 @@ final class PlumeReader {
     this.file = file;
     this.denseTxns = Math.min(Integer.MAX_VALUE - 8, bytes / 8 + 1024);
     sessionIds.defaultReturnValue(-1);
-    keyIds.defaultReturnValue(-1);
     txnSession.defaultReturnValue(-1);
   }
 
@@ -233,7 +231,7 @@ final class PlumeReader {
       flush(s);
       openTxn.set(s, txn);
     }
-    int k = keyId(key);
+    int k = h.key(key);
     TxnBuffer buffer = buffers.get(s);
     if (write) {
       buffer.write(k, value, line);
@@ -308,14 +306,6 @@ final class PlumeReader {
     return id;
   }
 
-  private int keyId(long key) {
-    int id = keyIds.get(key);
-    if (id < 0) {
-      id = h.key(Long.toString(key));
-      keyIds.put(key, id);
-    }
-    return id;
-  }
 
   private HistoryFormatException error(String problem) {
     return HistoryFormatException.atLine(file, line, problem, EXPECTED);

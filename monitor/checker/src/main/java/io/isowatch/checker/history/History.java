@@ -33,8 +33,7 @@ public final class History {
   /** Value of a read whose result is not known (Elle's {@code nil} in an {@code :info} operation). */
   public static final long UNKNOWN_VALUE = Long.MIN_VALUE + 1;
 
-  private final Object2IntOpenHashMap<String> keyIds = new Object2IntOpenHashMap<>();
-  private final ObjectArrayList<String> keyNames = new ObjectArrayList<>();
+  private final KeyNames keys = new KeyNames();
   private final Object2IntOpenHashMap<String> sessionIds = new Object2IntOpenHashMap<>();
   private final ObjectArrayList<String> sessionNames = new ObjectArrayList<>();
   private final ObjectArrayList<IntArrayList> sessionTxns = new ObjectArrayList<>();
@@ -64,20 +63,21 @@ public final class History {
 
   /** Creates an empty history. */
   public History() {
-    keyIds.defaultReturnValue(-1);
     sessionIds.defaultReturnValue(-1);
   }
 
   /**
    * Makes room for a history of about this size, so that a reader that can tell the size of its
    * file fills arrays of the right length instead of growing them by copies. A hint: the history
-   * holds what is appended either way, and grows past these sizes as it would from empty.
+   * holds what is appended either way, and grows past these sizes as it would from empty. Before the
+   * first key, it also lets {@link #key(long)} index keys numbered {@code 0..ops-1} by an array.
    *
    * @param txns transactions expected, at least 0
    * @param ops operations expected, at least 0
    * @param writes writes and appends expected, at least 0
    */
   public void reserve(int txns, int ops, int writes) {
+    keys.reserve(ops);
     growTxns(txns);
     growOps(ops);
     this.writes.reserve(writes);
@@ -114,19 +114,26 @@ public final class History {
   // ---------------------------------------------------------------- interning
 
   /**
-   * Interns a key name.
+   * Interns a key name. A name that is a number in canonical decimal form ({@code Long.toString} of
+   * it: {@code "7"}, {@code "-7"}, not {@code "07"}) names the same key as that number given to
+   * {@link #key(long)}.
    *
    * @param name the key as the source names it (a number, a table row, ...)
    * @return its dense id, {@code 0..keyCount()-1}
    */
   public int key(String name) {
-    int id = keyIds.getInt(name);
-    if (id < 0) {
-      id = keyNames.size();
-      keyIds.put(name, id);
-      keyNames.add(name);
-    }
-    return id;
+    return keys.key(name);
+  }
+
+  /**
+   * Interns a key named by a number: the key {@link #key(String)} gives for {@code
+   * Long.toString(number)}, without making that string (the readers of numeric formats).
+   *
+   * @param number the key's number
+   * @return its dense id, {@code 0..keyCount()-1}
+   */
+  public int key(long number) {
+    return keys.key(number);
   }
 
   /**
@@ -254,7 +261,7 @@ public final class History {
     if (value == NIL || value == UNKNOWN_VALUE) {
       throw new IllegalArgumentException("value " + value + " is reserved");
     }
-    if (openTxn < 0 || key < 0 || key >= keyNames.size()) {
+    if (openTxn < 0 || key < 0 || key >= keys.count()) {
       // addOp throws, after the duplicate check as for any write
       requireFirstWrite(key, value, writes.writerOf(key, value));
       return addOp(kind, key, value);
@@ -274,7 +281,7 @@ public final class History {
 
   private int addOp(byte kind, int key, long value) {
     int t = requireOpen();
-    if (key < 0 || key >= keyNames.size()) {
+    if (key < 0 || key >= keys.count()) {
       throw new IndexOutOfBoundsException("unknown key id " + key);
     }
     int op = ops;
@@ -321,12 +328,12 @@ public final class History {
 
   /** @return the number of distinct keys */
   public int keyCount() {
-    return keyNames.size();
+    return keys.count();
   }
 
   /** @return the key's name in the source */
   public String keyName(int key) {
-    return keyNames.get(key);
+    return keys.name(key);
   }
 
   /** @return the session's name in the source */

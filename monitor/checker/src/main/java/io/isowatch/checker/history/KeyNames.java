@@ -1,0 +1,135 @@
+package io.isowatch.checker.history;
+
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap;
+import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+import java.util.Arrays;
+
+/**
+ * A history's keys: names interned to dense ids {@code 0..count()-1}, in the order they first
+ * appear.
+ *
+ * <p>Keys named by a number (Plume, AWDIT, EDN integers) are interned by that number and their
+ * decimal names are made only when asked for ({@link #name}): a file of 10^6 keys spent a third of
+ * its load making and hashing those strings (docs/PERFORMANCE.md, "issue 20, fourth part"). A name
+ * that is a number in canonical decimal form ({@code Long.toString} of a number of at most 18
+ * digits) and that number are one key; numbers of 19 digits are keyed by their string on both paths.
+ * Numbers in {@code [0, dense)} are looked up in an array, the others in a hash table: files number
+ * their keys 0, 1, 2, ..., and the array missed the caches far less. Not thread-safe.
+ */
+final class KeyNames {
+  /** Numbers of 19 digits (at least this in magnitude) name their keys by their string. */
+  private static final long MAX_NUMBER_KEY = 1_000_000_000_000_000_000L;
+  /** The largest array {@link #reserve} lets the numbers index: 2^26 keys, 256 MiB. */
+  private static final int MAX_DENSE = 1 << 26;
+
+  /** Keys named by anything but a number in canonical form, name -> id. */
+  private final Object2IntOpenHashMap<String> byName = new Object2IntOpenHashMap<>();
+  /** Keys named by a number outside {@code [0, dense)}, number -> id. */
+  private final Long2IntOpenHashMap byNumber = new Long2IntOpenHashMap();
+  /** Key number -> id + 1 (0: none yet) for numbers in {@code [0, dense)}, grown by doubling. */
+  private int[] byDenseNumber = new int[0];
+  /** Set by {@link #reserve} before any key is interned, else 0. */
+  private int dense;
+  /** Per id the name, or null for a key named by a number (see {@link #numbers}). */
+  private final ObjectArrayList<String> names = new ObjectArrayList<>();
+  /** Per id named by a number, the number. */
+  private long[] numbers = new long[16];
+
+  KeyNames() {
+    byName.defaultReturnValue(-1);
+    byNumber.defaultReturnValue(-1);
+  }
+
+  /**
+   * Before the first key: lets the numbers {@code 0..expected-1} be indexed by an array (grown as
+   * they come, up to 2^26). Later calls change nothing, so that a number always takes one path.
+   *
+   * @param expected operations the history expects, a bound on its keys
+   */
+  void reserve(int expected) {
+    if (names.isEmpty()) {
+      dense = Math.max(dense, Math.min(expected, MAX_DENSE));
+    }
+  }
+
+  /** @see History#key(String) */
+  int key(String name) {
+    if (isCanonicalNumber(name)) {
+      return key(Long.parseLong(name));
+    }
+    int id = byName.getInt(name);
+    if (id < 0) {
+      id = names.size();
+      byName.put(name, id);
+      names.add(name);
+    }
+    return id;
+  }
+
+  /** @see History#key(long) */
+  int key(long number) {
+    if (number >= 0 && number < dense) {
+      int i = (int) number;
+      if (i >= byDenseNumber.length) {
+        long grown = Math.max(i + 1L, 2L * byDenseNumber.length + 16);
+        byDenseNumber = Arrays.copyOf(byDenseNumber, (int) Math.min(dense, grown));
+      }
+      int id = byDenseNumber[i] - 1;
+      if (id < 0) {
+        id = newNumberKey(number);
+        byDenseNumber[i] = id + 1;
+      }
+      return id;
+    }
+    if (number <= -MAX_NUMBER_KEY || number >= MAX_NUMBER_KEY) {
+      return key(Long.toString(number));
+    }
+    int id = byNumber.get(number);
+    if (id < 0) {
+      id = newNumberKey(number);
+      byNumber.put(number, id);
+    }
+    return id;
+  }
+
+  /** @return the number of keys */
+  int count() {
+    return names.size();
+  }
+
+  /**
+   * @return the key's name: the string it was interned by, or its number in decimal
+   * @throws IndexOutOfBoundsException if the id is not a key's
+   */
+  String name(int key) {
+    String name = names.get(key);
+    return name != null ? name : Long.toString(numbers[key]);
+  }
+
+  private int newNumberKey(long number) {
+    int id = names.size();
+    names.add(null);
+    if (id >= numbers.length) {
+      numbers = Arrays.copyOf(numbers, Math.max(id + 1, 2 * numbers.length));
+    }
+    numbers[id] = number;
+    return id;
+  }
+
+  /** @return whether {@code name} is {@code Long.toString} of a number of at most 18 digits */
+  private static boolean isCanonicalNumber(String name) {
+    int n = name.length();
+    int start = n > 1 && name.charAt(0) == '-' ? 1 : 0;
+    if (n == start || n - start > 18 || (name.charAt(start) == '0' && (n - start > 1 || start == 1))) {
+      return false;
+    }
+    for (int i = start; i < n; i++) {
+      char c = name.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+}
