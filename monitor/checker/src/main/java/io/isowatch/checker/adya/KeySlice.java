@@ -54,10 +54,28 @@ final class KeySlice {
   KeySlice(History h, IntArrayList txns, IntArrayList keys, boolean thinAir) {
     this.h = h;
     for (int i = 0; i < keys.size(); i++) {
-      sub.key(h.keyName(keys.getInt(i))); // sub-history key i is keys[i]
+      sub.key(i); // sub-history key i is keys[i]; its name is never printed
     }
+    // first the operations on the keys, then the sub-history sized to them: grown from empty by
+    // doubling, its columns and write index were copied again and again for every transaction
+    IntArrayList subKeys = new IntArrayList();
+    int[] ends = new int[txns.size()];
+    int writes = 0;
     for (int i = 0; i < txns.size(); i++) {
-      copy(txns.getInt(i), keys);
+      int t = txns.getInt(i);
+      for (int o = h.opStart(t), end = h.opEnd(t); o < end; o++) {
+        int sk = keys.indexOf(h.opKey(o)); // a handful of keys: a linear search finds each
+        if (sk >= 0) {
+          fullOp.add(o);
+          subKeys.add(sk);
+          writes += OpKind.isWrite(h.opKind(o)) ? 1 : 0;
+        }
+      }
+      ends[i] = fullOp.size();
+    }
+    sub.reserve(txns.size(), fullOp.size(), writes);
+    for (int i = 0; i < txns.size(); i++) {
+      copy(txns.getInt(i), i == 0 ? 0 : ends[i - 1], ends[i], subKeys);
     }
     Scope scope = new Scope(sub, sub.txnCount());
     VersionOrder vo = new VersionOrder(scope);
@@ -76,14 +94,12 @@ final class KeySlice {
     }
   }
 
-  /** Copies transaction {@code t}'s operations on {@code keys} (a handful: a linear search finds each). */
-  private void copy(int t, IntArrayList keys) {
+  /** Copies transaction {@code t}'s operations on the keys, {@code fullOp[from..to)}. */
+  private void copy(int t, int from, int to, IntArrayList subKeys) {
     sub.beginTxn(sub.session(h.sessionName(h.sessionOf(t))), t);
-    for (int o = h.opStart(t), end = h.opEnd(t); o < end; o++) {
-      int sk = keys.indexOf(h.opKey(o));
-      if (sk < 0) {
-        continue;
-      }
+    for (int j = from; j < to; j++) {
+      int o = fullOp.getInt(j);
+      int sk = subKeys.getInt(j);
       switch (h.opKind(o)) {
         case OpKind.READ:
           sub.read(sk, h.opValue(o));
@@ -97,7 +113,6 @@ final class KeySlice {
         default:
           readList(o, sk);
       }
-      fullOp.add(o);
     }
     sub.end(h.status(t));
   }

@@ -11,7 +11,6 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
-import it.unimi.dsi.fastutil.objects.Object2ObjectOpenHashMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,10 +56,17 @@ import java.util.List;
  * drawing-order sort all work on the same per-edge arrays and pending lists.
  */
 final class LiveDependencies {
-  /** A drawn edge as {@link KeySlice} describes it: equal signatures are the same edge. */
-  private record Signature(int from, int to, byte type, int op, long value) {}
-
   private final DynamicOrder order = new DynamicOrder();
+  /**
+   * Scratch of {@link #replace}, kept between calls: per bucket the first drawn edge of its chain
+   * (valid where {@code headStamp} is the call's stamp), per drawn edge the next in its chain and
+   * whether an old edge matched it. Equal signatures are the same edge.
+   */
+  private int[] head = new int[0];
+  private int[] headStamp = new int[0];
+  private int[] next = new int[0];
+  private boolean[] kept = new boolean[0];
+  private int drawStamp;
   private final ByteArrayList type = new ByteArrayList();
   private final IntArrayList op = new IntArrayList();
   private final LongArrayList value = new LongArrayList();
@@ -117,35 +123,57 @@ final class LiveDependencies {
 
   /**
    * Makes the edges of each key in {@code keys} those {@code slice} drew for it: edges drawn before
-   * and again stay (same id), the others are removed, the new ones added.
+   * and again stay (same id), the others are removed, the new ones added. An old edge is matched
+   * with the first drawn edge of the same signature (source, target, type, operation, element) not
+   * matched yet, through a chained hash table on primitive arrays reused from call to call (a
+   * record and a hash-map entry per edge, twice, were a fifth of the window's CPU on list-append:
+   * docs/PERFORMANCE.md, "List-append with bounded lists").
    */
   void replace(IntArrayList keys, KeySlice slice) {
-    Object2ObjectOpenHashMap<Signature, IntArrayList> drawn = new Object2ObjectOpenHashMap<>();
-    for (int i = slice.from.size() - 1; i >= 0; i--) {
-      drawn.computeIfAbsent(signature(slice, i), x -> new IntArrayList()).add(i);
+    int n = slice.from.size();
+    int buckets = Integer.highestOneBit(Math.max(2 * n, 16) - 1) << 1;
+    if (head.length < buckets) {
+      head = new int[buckets];
+      headStamp = new int[buckets];
     }
-    boolean[] kept = new boolean[slice.from.size()];
+    if (next.length < n) {
+      next = new int[Math.max(n, 2 * next.length)];
+      kept = new boolean[next.length];
+    }
+    if (drawStamp == Integer.MAX_VALUE) {
+      Arrays.fill(headStamp, 0);
+      drawStamp = 0;
+    }
+    int stamp = ++drawStamp;
+    int mask = buckets - 1;
+    for (int i = n - 1; i >= 0; i--) { // chains in ascending i: a match takes the first unmatched
+      int b = bucket(slice.from.getInt(i), slice.to.getInt(i), slice.type.getByte(i),
+          slice.op.getInt(i), slice.value.getLong(i), mask);
+      next[i] = headStamp[b] == stamp ? head[b] : -1;
+      head[b] = i;
+      headStamp[b] = stamp;
+      kept[i] = false;
+    }
     for (int i = 0; i < keys.size(); i++) {
       IntArrayList old = keyEdges.get(keys.getInt(i));
       if (old == null) {
         continue;
       }
-      IntArrayList still = new IntArrayList(old.size());
+      int still = 0;
       for (int j = 0; j < old.size(); j++) {
         int e = old.getInt(j);
-        IntArrayList same = drawn.get(signature(e));
-        if (same != null && !same.isEmpty()) {
-          int at = same.popInt();
+        int at = drawnAs(e, slice, stamp, mask);
+        if (at >= 0) {
           kept[at] = true;
           rank.set(e, at);
-          still.add(e);
+          old.set(still++, e);
         } else {
           remove(e);
         }
       }
-      keyEdges.put(keys.getInt(i), still);
+      old.size(still);
     }
-    for (int i = 0; i < kept.length; i++) {
+    for (int i = 0; i < n; i++) {
       if (!kept[i]) {
         int e = add(slice.from.getInt(i), slice.to.getInt(i), slice.type.getByte(i), slice.op.getInt(i),
             slice.value.getLong(i), i);
@@ -154,13 +182,29 @@ final class LiveDependencies {
     }
   }
 
-  private static Signature signature(KeySlice slice, int i) {
-    return new Signature(slice.from.getInt(i), slice.to.getInt(i), slice.type.getByte(i), slice.op.getInt(i),
-        slice.value.getLong(i));
+  private static int bucket(int from, int to, byte t, int o, long v, int mask) {
+    long x = (((long) from << 32) | (to & 0xFFFFFFFFL)) * 0x9E3779B97F4A7C15L;
+    x ^= (((long) o << 8) | (t & 0xFF)) * 0xC2B2AE3D27D4EB4FL;
+    x ^= v * 0x165667B19E3779F9L;
+    x ^= x >>> 29;
+    return (int) (x ^ (x >>> 32)) & mask;
   }
 
-  private Signature signature(int e) {
-    return new Signature(order.from(e), order.to(e), type.getByte(e), op.getInt(e), value.getLong(e));
+  /** @return the first drawn edge not matched yet with old edge {@code e}'s signature, or -1 */
+  private int drawnAs(int e, KeySlice slice, int stamp, int mask) {
+    int from = order.from(e);
+    int to = order.to(e);
+    byte t = type.getByte(e);
+    int o = op.getInt(e);
+    long v = value.getLong(e);
+    int b = bucket(from, to, t, o, v, mask);
+    for (int i = headStamp[b] == stamp ? head[b] : -1; i >= 0; i = next[i]) {
+      if (!kept[i] && slice.from.getInt(i) == from && slice.to.getInt(i) == to
+          && slice.type.getByte(i) == t && slice.op.getInt(i) == o && slice.value.getLong(i) == v) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private int add(int from, int to, byte t, int o, long v, int r) {
