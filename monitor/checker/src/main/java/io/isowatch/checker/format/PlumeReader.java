@@ -306,7 +306,6 @@ final class PlumeReader {
     return id;
   }
 
-
   private HistoryFormatException error(String problem) {
     return HistoryFormatException.atLine(file, line, problem, EXPECTED);
   }

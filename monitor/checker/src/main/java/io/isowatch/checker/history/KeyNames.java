@@ -31,7 +31,11 @@ final class KeyNames {
   private int[] byDenseNumber = new int[0];
   /** Set by {@link #reserve} before any key is interned, else 0. */
   private int dense;
-  /** Per id the name, or null for a key named by a number (see {@link #numbers}). */
+  /**
+   * Per id the name, or null for a key named by a number and never by its string (see {@link
+   * #numbers}). The window asks for names once per operation ({@code Generation}), so a name given
+   * as a string is kept.
+   */
   private final ObjectArrayList<String> names = new ObjectArrayList<>();
   /** Per id named by a number, the number. */
   private long[] numbers = new long[16];
@@ -56,7 +60,11 @@ final class KeyNames {
   /** @see History#key(String) */
   int key(String name) {
     if (isCanonicalNumber(name)) {
-      return key(Long.parseLong(name));
+      int id = key(Long.parseLong(name));
+      if (names.get(id) == null) {
+        names.set(id, name); // kept, so that name() returns it without making one per call
+      }
+      return id;
     }
     int id = byName.getInt(name);
     if (id < 0) {

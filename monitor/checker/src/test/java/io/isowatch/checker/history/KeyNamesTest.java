@@ -77,6 +77,17 @@ class KeyNamesTest {
   }
 
   @Test
+  void aNameGivenAsAStringIsKept() {
+    History h = new History();
+    int byNumber = h.key(12L);
+    String twelve = new String("12");
+    int byName = h.key(twelve);
+
+    assertThat(byName).isEqualTo(byNumber);
+    assertThat(h.keyName(byName)).isSameAs(twelve);
+  }
+
+  @Test
   void namesAreTheDecimalNumbersAndTheGivenStrings() {
     History h = new History();
     int a = h.key(42L);
