@@ -1,6 +1,7 @@
 package io.isowatch.checker.format;
 
 import io.isowatch.checker.history.History;
+import io.isowatch.checker.history.NumberIds;
 import io.isowatch.checker.history.TxnStatus;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -9,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.function.LongConsumer;
 
 /**
@@ -51,16 +51,11 @@ final class PlumeReader {
   private final History h = new History();
   private final Long2IntOpenHashMap sessionIds = new Long2IntOpenHashMap();
   /**
-   * Transaction number -> session id + 1 (0: not seen), for the numbers in {@code [0,
-   * denseTxns)}: files number their transactions 0, 1, 2, ..., and an array store in the order of
-   * the file replaced a hash probe per transaction that missed the caches (a fifth of the load time
-   * at 10^6 transactions). Grown by doubling up to {@link #denseTxns}.
+   * Transaction number -> session id, for every transaction seen; an array below an eighth of the
+   * file's bytes (a hash probe per transaction missed the caches: a fifth of the load time at 10^6
+   * transactions).
    */
-  private int[] txnSessionDense = new int[1024];
-  /** Numbers below this are in {@link #txnSessionDense}: an eighth of the file's bytes, and 1024. */
-  private final long denseTxns;
-  /** Transaction number -> session id, for the numbers outside {@code [0, denseTxns)}. */
-  private final Long2IntOpenHashMap txnSession = new Long2IntOpenHashMap();
+  private final NumberIds txnSession = new NumberIds();
   /** Per session id: the open transaction's T ({@link #ABORTED_GROUP} for aborted ops), or NONE. */
   private final LongArrayList openTxn = new LongArrayList();
   private final ObjectArrayList<TxnBuffer> buffers = new ObjectArrayList<>();
@@ -71,9 +66,8 @@ final class PlumeReader {
 
   private PlumeReader(Path file, long bytes) {
     this.file = file;
-    this.denseTxns = Math.min(Integer.MAX_VALUE - 8, bytes / 8 + 1024);
+    txnSession.denseBelow(bytes / 8 + 1024);
     sessionIds.defaultReturnValue(-1);
-    txnSession.defaultReturnValue(-1);
   }
 
   /**
@@ -219,7 +213,7 @@ final class PlumeReader {
         openTxn.set(s, ABORTED_GROUP);
       }
     } else if (open != txn) {
-      int seenIn = seenIn(txn, s);
+      int seenIn = txnSession.putIfAbsent(txn, s);
       if (seenIn >= 0) {
         String where = seenIn == s
             ? "continues after its session started another transaction"
@@ -272,27 +266,6 @@ final class PlumeReader {
       buffer.appendTo(h, s, open, TxnStatus.COMMITTED, file);
     }
     openTxn.set(s, NONE);
-  }
-
-  /**
-   * Records that transaction {@code txn} began in session {@code s} unless it was seen before.
-   *
-   * @return the session it was seen in before, or -1 (then it is recorded as {@code s}'s)
-   */
-  private int seenIn(long txn, int s) {
-    if (txn < 0 || txn >= denseTxns) {
-      return txnSession.putIfAbsent(txn, s);
-    }
-    int i = (int) txn;
-    if (i >= txnSessionDense.length) {
-      long grown = Math.max(i + 1L, 2L * txnSessionDense.length);
-      txnSessionDense = Arrays.copyOf(txnSessionDense, (int) Math.min(grown, denseTxns));
-    }
-    int prior = txnSessionDense[i] - 1;
-    if (prior < 0) {
-      txnSessionDense[i] = s + 1;
-    }
-    return prior;
   }
 
   private int sessionId(long session) {

@@ -70,7 +70,8 @@ public final class History {
    * Makes room for a history of about this size, so that a reader that can tell the size of its
    * file fills arrays of the right length instead of growing them by copies. A hint: the history
    * holds what is appended either way, and grows past these sizes as it would from empty. Before the
-   * first key, it also lets {@link #key(long)} index keys numbered {@code 0..ops-1} by an array.
+   * first key named by a number, it also lets {@link #key(long)} index keys numbered {@code
+   * 0..ops-1} by an array.
    *
    * @param txns transactions expected, at least 0
    * @param ops operations expected, at least 0

@@ -1,6 +1,5 @@
 package io.isowatch.checker.history;
 
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 import java.util.Arrays;
@@ -14,8 +13,8 @@ import java.util.Arrays;
  * its load making and hashing those strings (docs/PERFORMANCE.md, "issue 20, fourth part"). A name
  * that is a number in canonical decimal form ({@code Long.toString} of a number of at most 18
  * digits) and that number are one key; numbers of 19 digits are keyed by their string on both paths.
- * Numbers in {@code [0, dense)} are looked up in an array, the others in a hash table: files number
- * their keys 0, 1, 2, ..., and the array missed the caches far less. Not thread-safe.
+ * Numbers are looked up in {@link NumberIds}: an array below the operation count {@link #reserve}
+ * gives, a hash table for the rest. Not thread-safe.
  */
 final class KeyNames {
   /** Numbers of 19 digits (at least this in magnitude) name their keys by their string. */
@@ -25,12 +24,8 @@ final class KeyNames {
 
   /** Keys named by anything but a number in canonical form, name -> id. */
   private final Object2IntOpenHashMap<String> byName = new Object2IntOpenHashMap<>();
-  /** Keys named by a number outside {@code [0, dense)}, number -> id. */
-  private final Long2IntOpenHashMap byNumber = new Long2IntOpenHashMap();
-  /** Key number -> id + 1 (0: none yet) for numbers in {@code [0, dense)}, grown by doubling. */
-  private int[] byDenseNumber = new int[0];
-  /** Set by {@link #reserve} before any key is interned, else 0. */
-  private int dense;
+  /** Keys named by a number, number -> id. */
+  private final NumberIds byNumber = new NumberIds();
   /**
    * Per id the name, or null for a key named by a number and never by its string (see {@link
    * #numbers}). The window asks for names once per operation ({@code Generation}), so a name given
@@ -42,19 +37,17 @@ final class KeyNames {
 
   KeyNames() {
     byName.defaultReturnValue(-1);
-    byNumber.defaultReturnValue(-1);
   }
 
   /**
-   * Before the first key: lets the numbers {@code 0..expected-1} be indexed by an array (grown as
-   * they come, up to 2^26). Later calls change nothing, so that a number always takes one path.
+   * Before the first key named by a number: lets the numbers {@code 0..expected-1} be indexed by an
+   * array (grown as they come, up to 2^26). Later calls change nothing, so that a number always
+   * takes one path ({@link NumberIds#denseBelow}).
    *
    * @param expected operations the history expects, a bound on its keys
    */
   void reserve(int expected) {
-    if (names.isEmpty()) {
-      dense = Math.max(dense, Math.min(expected, MAX_DENSE));
-    }
+    byNumber.denseBelow(Math.min(expected, MAX_DENSE));
   }
 
   /** @see History#key(String) */
@@ -77,28 +70,11 @@ final class KeyNames {
 
   /** @see History#key(long) */
   int key(long number) {
-    if (number >= 0 && number < dense) {
-      int i = (int) number;
-      if (i >= byDenseNumber.length) {
-        long grown = Math.max(i + 1L, 2L * byDenseNumber.length + 16);
-        byDenseNumber = Arrays.copyOf(byDenseNumber, (int) Math.min(dense, grown));
-      }
-      int id = byDenseNumber[i] - 1;
-      if (id < 0) {
-        id = newNumberKey(number);
-        byDenseNumber[i] = id + 1;
-      }
-      return id;
-    }
     if (number <= -MAX_NUMBER_KEY || number >= MAX_NUMBER_KEY) {
       return key(Long.toString(number));
     }
-    int id = byNumber.get(number);
-    if (id < 0) {
-      id = newNumberKey(number);
-      byNumber.put(number, id);
-    }
-    return id;
+    int id = byNumber.putIfAbsent(number, names.size());
+    return id >= 0 ? id : newNumberKey(number);
   }
 
   /** @return the number of keys */
