@@ -152,8 +152,9 @@ final class CdcTransactions {
     if (row.lastCommitLsn() == null || row.lsn() == null) {
       return true;
     }
-    byte[] last = store.get("w");
-    if (last != null && !row.after(ByteBuffer.wrap(last).getLong(0), ByteBuffer.wrap(last).getLong(8))) {
+    byte[] w = store.get("w");
+    ByteBuffer last = w == null ? null : ByteBuffer.wrap(w);
+    if (last != null && !row.after(last.getLong(0), last.getLong(8))) {
       return false;
     }
     store.put("w", ByteBuffer.allocate(2 * Long.BYTES).putLong(row.lastCommitLsn()).putLong(row.lsn()).array());
