@@ -53,9 +53,6 @@ final class KeySlice {
    */
   KeySlice(History h, IntArrayList txns, IntArrayList keys, boolean thinAir) {
     this.h = h;
-    for (int i = 0; i < keys.size(); i++) {
-      sub.key(i); // sub-history key i is keys[i]; its name is never printed
-    }
     // first the operations on the keys, then the sub-history sized to them: grown from empty by
     // doubling, its columns and write index were copied again and again for every transaction
     IntArrayList subKeys = new IntArrayList();
@@ -74,6 +71,9 @@ final class KeySlice {
       ends[i] = fullOp.size();
     }
     sub.reserve(txns.size(), fullOp.size(), writes);
+    for (int i = 0; i < keys.size(); i++) {
+      sub.key(i); // sub-history key i is keys[i]; its name is never printed
+    }
     for (int i = 0; i < txns.size(); i++) {
       copy(txns.getInt(i), i == 0 ? 0 : ends[i - 1], ends[i], subKeys);
     }
