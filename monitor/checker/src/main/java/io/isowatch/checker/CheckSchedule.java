@@ -32,8 +32,9 @@ import java.util.function.Function;
  *       G0 graph's edges all lie in the axiomatic commit order, {@link LevelPlan#implies}).
  *   <li><b>Two lanes.</b> The axiomatic checks run on the calling thread; the other checks (Adya's,
  *       the polygraph's), which share nothing with them, run meanwhile in order on one more
- *       thread. A check of the second lane that an axiomatic check may imply runs last there, once
- *       the axiomatic lane is done, and only if not implied: on a consistent register history
+ *       thread. A check of the second lane that an axiomatic check may imply runs last there (on
+ *       the calling thread when no other check needs a second lane), once the axiomatic lane is
+ *       done, and only if not implied: on a consistent register history
  *       {@code check --level read-committed} thus runs the read committed check alone. The history
  *       is only read by the checks.
  * </ul>
@@ -89,13 +90,17 @@ public final class CheckSchedule {
     }
     others.removeAll(deferred);
     axiomatic.sort((a, b) -> checks.get(b).level().compareTo(checks.get(a).level()));
-    CompletableFuture<LevelPlan.Check> axiomaticDone = new CompletableFuture<>();
-    ExecutorService lane = others.isEmpty() && deferred.isEmpty() || axiomatic.isEmpty() ? null
+    // the second lane only when it has checks to run beside the axiomatic ones: deferred checks
+    // alone wait for the axiomatic lane anyway, and run after it on this thread (a thread, its
+    // executor and the future cost 10-20 ms of a small check's start, docs/PERFORMANCE.md, "issue
+    // 20, fifth part")
+    ExecutorService lane = others.isEmpty() || axiomatic.isEmpty() ? null
         : Executors.newSingleThreadExecutor(r -> {
           Thread t = new Thread(r, "isowatch-check-lane");
           t.setDaemon(true);
           return t;
         });
+    CompletableFuture<LevelPlan.Check> axiomaticDone = lane == null ? null : new CompletableFuture<>();
     try {
       Future<?> second = lane == null ? null : lane.submit(() -> {
         runEach(history, checks, others, checker, listener, out);
@@ -120,10 +125,14 @@ public final class CheckSchedule {
           }
         }
       } finally {
-        axiomaticDone.complete(consistent);
+        if (axiomaticDone != null) {
+          axiomaticDone.complete(consistent);
+        }
       }
       if (second != null) {
         second.get();
+      } else {
+        runDeferred(history, checks, deferred, checker, listener, out, consistent, listAppend);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
