@@ -228,8 +228,8 @@ public final class TextReport {
    * @param n any number
    * @return its decimal digits with a comma between groups of three, {@code -1,234,567}: what
    *     {@code String.format(Locale.ROOT, "%,d", n)} gives, without the formatter's 12 ms of
-   *     start-up (locale data), a twentieth of a small check's whole run (docs/PERFORMANCE.md,
-   *     "issue 20, fifth part")
+   *     start-up (locale data), 4 % of a one-line check's whole run (docs/PERFORMANCE.md, "issue
+   *     20, fifth part")
    */
   static String grouped(long n) {
     String s = Long.toString(n);

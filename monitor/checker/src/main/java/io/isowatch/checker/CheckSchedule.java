@@ -91,9 +91,9 @@ public final class CheckSchedule {
     others.removeAll(deferred);
     axiomatic.sort((a, b) -> checks.get(b).level().compareTo(checks.get(a).level()));
     // the second lane only when it has checks to run beside the axiomatic ones: deferred checks
-    // alone wait for the axiomatic lane anyway, and run after it on this thread (a thread, its
-    // executor and the future cost 10-20 ms of a small check's start, docs/PERFORMANCE.md, "issue
-    // 20, fifth part")
+    // alone wait for the axiomatic lane anyway, and run after it on this thread (the thread, its
+    // executor and the future were part of the 20-30 ms that a one-line check lost with this and
+    // TextReport's grouping, docs/PERFORMANCE.md, "issue 20, fifth part")
     ExecutorService lane = others.isEmpty() || axiomatic.isEmpty() ? null
         : Executors.newSingleThreadExecutor(r -> {
           Thread t = new Thread(r, "isowatch-check-lane");
