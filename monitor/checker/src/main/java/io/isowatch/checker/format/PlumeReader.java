@@ -60,8 +60,8 @@ final class PlumeReader {
   private final LongArrayList openTxn = new LongArrayList();
   private final ObjectArrayList<TxnBuffer> buffers = new ObjectArrayList<>();
   private long line;
-  /** The number last read by {@link #digits}. */
-  private long digitsValue;
+  /** The fields of the canonical line last tokenized: key, value, session, transaction. */
+  private final long[] fields = new long[4];
   private Initial initial = Initial.UNSEEN;
 
   private PlumeReader(Path file, long bytes) {
@@ -78,11 +78,58 @@ final class PlumeReader {
    */
   static History read(Path file, LongConsumer progress)
       throws HistoryFormatException, IOException {
+    return read(file, progress, PlumeTokens.FROM_BYTES, PlumeTokens.BLOCK_LINES);
+  }
+
+  /**
+   * {@link #read(Path, LongConsumer)}, its lines tokenized on a second thread ({@link PlumeTokens})
+   * in blocks of {@code blockLines} when the file has at least {@code tokensFromBytes} bytes; both
+   * ways give the same history, or throw the same exception at the same line ({@code
+   * PlumeTokensTest}).
+   */
+  static History read(Path file, LongConsumer progress, long tokensFromBytes, int blockLines)
+      throws HistoryFormatException, IOException {
+    long bytes = Files.isRegularFile(file) ? Files.size(file) : 0;
     try (InputStream in = Files.newInputStream(file)) {
-      PlumeReader reader = new PlumeReader(file, Files.isRegularFile(file) ? Files.size(file) : 0);
+      PlumeReader reader = new PlumeReader(file, bytes);
       LineSample.reserve(reader.h, file);
-      return reader.readAll(new LineReader(in, file), progress);
+      LineReader lines = new LineReader(in, file);
+      if (bytes < tokensFromBytes) {
+        return reader.readAll(lines, progress);
+      }
+      try (PlumeTokens tokens = PlumeTokens.start(lines, blockLines)) {
+        return reader.readAll(tokens, progress);
+      }
     }
+  }
+
+  /** Adds the lines {@link PlumeTokens} tokenized, block by block, exactly as {@link #readAll(LineReader, LongConsumer)}. */
+  private History readAll(PlumeTokens tokens, LongConsumer progress)
+      throws HistoryFormatException, IOException {
+    for (PlumeTokens.Block block = tokens.take(); ; block = tokens.take()) {
+      for (int j = 0, text = 0; j < block.size; j++) {
+        line = block.firstLine + j;
+        byte kind = block.kind[j];
+        if (kind != PlumeTokens.TEXT) {
+          add(kind == 'w', block.key[j], block.value[j], block.session[j], block.txn[j]);
+        } else {
+          String op = block.texts.get(text++).strip();
+          if (!op.isEmpty()) {
+            parse(op);
+          }
+        }
+      }
+      progress.accept(block.bytesConsumed);
+      if (block.last) {
+        block.rethrow();
+        break;
+      }
+      tokens.recycle(block);
+    }
+    for (int s = 0; s < buffers.size(); s++) {
+      flush(s);
+    }
+    return h;
   }
 
   private History readAll(LineReader lines, LongConsumer progress)
@@ -115,45 +162,53 @@ final class PlumeReader {
    * @return whether the line was of that form (and is added), {@code false} to parse it as text
    */
   private boolean parseCanonical(byte[] b, int from, int to) throws HistoryFormatException {
+    if (!tokenize(b, from, to, fields)) {
+      return false;
+    }
+    add(b[from] == 'w', fields[0], fields[1], fields[2], fields[3]);
+    return true;
+  }
+
+  /**
+   * Reads the fields of a line of the canonical form (see {@link #parseCanonical}); no state, so
+   * that {@link PlumeTokens} runs it on its own thread.
+   *
+   * @param b the line's bytes are {@code b[from..to)}
+   * @param f receives key, value, session and transaction ({@link #ABORTED_GROUP} for {@code -1})
+   * @return whether the line was of that form ({@code b[from]} is then {@code r} or {@code w})
+   */
+  static boolean tokenize(byte[] b, int from, int to, long[] f) {
     if (to - from < 10 || (b[from] != 'r' && b[from] != 'w') || b[from + 1] != '('
         || b[to - 1] != ')') {
       return false;
     }
     int end = to - 1;
-    int i = digits(b, from + 2, end, true);
-    long key = digitsValue;
-    i = i < 0 ? -1 : digits(b, i + 1, end, true);
-    long value = digitsValue;
-    i = i < 0 ? -1 : digits(b, i + 1, end, true);
-    long session = digitsValue;
+    int i = digits(b, from + 2, end, true, f, 0);
+    i = i < 0 ? -1 : digits(b, i + 1, end, true, f, 1);
+    i = i < 0 ? -1 : digits(b, i + 1, end, true, f, 2);
     if (i < 0) {
       return false;
     }
-    long txn;
     if (end - i == 3 && b[i + 1] == '-' && b[i + 2] == '1') {
-      txn = ABORTED_GROUP;
-    } else if (digits(b, i + 1, end, false) == end) {
-      txn = digitsValue;
-    } else {
-      return false;
+      f[3] = ABORTED_GROUP;
+      return true;
     }
-    add(b[from] == 'w', key, value, session, txn);
-    return true;
+    return digits(b, i + 1, end, false, f, 3) == end;
   }
 
   /**
-   * Reads 1 to 18 decimal digits from {@code b[i]} into {@link #digitsValue}: up to a comma before
+   * Reads 1 to 18 decimal digits from {@code b[i]} into {@code f[field]}: up to a comma before
    * {@code end} if {@code comma}, else up to {@code end}.
    *
    * @return the index of that comma (or {@code end}), or -1 if the bytes are not of that form
    */
-  private int digits(byte[] b, int i, int end, boolean comma) {
+  private static int digits(byte[] b, int i, int end, boolean comma, long[] f, int field) {
     int stop = LineReader.digitsEnd(b, i, end);
     boolean delimited = comma ? stop < end && b[stop] == ',' : stop == end;
     if (stop == i || stop - i > LineReader.MAX_DIGITS || !delimited) {
       return -1;
     }
-    digitsValue = LineReader.digitsValue(b, i, stop);
+    f[field] = LineReader.digitsValue(b, i, stop);
     return stop;
   }
 
