@@ -113,23 +113,16 @@ final class PlumeReader {
         if (kind != PlumeTokens.TEXT) {
           add(kind == 'w', block.key[j], block.value[j], block.session[j], block.txn[j]);
         } else {
-          String op = block.texts.get(text++).strip();
-          if (!op.isEmpty()) {
-            parse(op);
-          }
+          parseText(block.texts.get(text++));
         }
       }
       progress.accept(block.bytesConsumed);
       if (block.last) {
         block.rethrow();
-        break;
+        return flushAll();
       }
       tokens.recycle(block);
     }
-    for (int s = 0; s < buffers.size(); s++) {
-      flush(s);
-    }
-    return h;
   }
 
   private History readAll(LineReader lines, LongConsumer progress)
@@ -137,19 +130,30 @@ final class PlumeReader {
     while (lines.advance()) {
       line = lines.lineNumber();
       if (!parseCanonical(lines.bytes(), lines.start(), lines.end())) {
-        String op = lines.text().strip();
-        if (!op.isEmpty()) {
-          parse(op);
-        }
+        parseText(lines.text());
       }
       if (line % LineReader.PROGRESS_EVERY_LINES == 0) {
         progress.accept(lines.bytesConsumed());
       }
     }
+    History done = flushAll();
+    progress.accept(lines.bytesConsumed());
+    return done;
+  }
+
+  /** A line not of the canonical form: parsed as text, blank lines skipped. */
+  private void parseText(String text) throws HistoryFormatException {
+    String op = text.strip();
+    if (!op.isEmpty()) {
+      parse(op);
+    }
+  }
+
+  /** Appends every session's open transaction at the end of the file. */
+  private History flushAll() throws HistoryFormatException {
     for (int s = 0; s < buffers.size(); s++) {
       flush(s);
     }
-    progress.accept(lines.bytesConsumed());
     return h;
   }
 

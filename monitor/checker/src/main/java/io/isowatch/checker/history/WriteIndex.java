@@ -90,31 +90,23 @@ public final class WriteIndex {
    * @return the operation already indexed for the pair (nothing changed), or -1 (then {@code op} is)
    */
   int putIfAbsent(int key, long value, int op) {
+    int prior = writerOf(key, value);
+    if (prior >= 0) {
+      return prior;
+    }
     boolean known = key < byValue.length;
     int[] a = known ? byValue[key] : null;
     if (value >= 0 && (a != null && value < a.length
         || value < SLACK + 4L * (known ? inArray[key] : 0))) {
       int v = (int) value;
-      if (a != null && v < a.length && a[v] != 0) {
-        return a[v] - 1;
-      }
-      int prior = inTable == 0 ? -1 : tableGet(key, value);
-      if (prior >= 0) {
-        return prior;
-      }
       if (a == null || v >= a.length) {
         a = grown(key, a, v);
       }
       a[v] = op + 1;
       inArray[key]++;
-      size++;
-      return -1;
+    } else {
+      tablePut(key, value, op);
     }
-    int prior = inTable == 0 ? -1 : tableGet(key, value);
-    if (prior >= 0) {
-      return prior;
-    }
-    tablePut(key, value, op);
     size++;
     return -1;
   }
