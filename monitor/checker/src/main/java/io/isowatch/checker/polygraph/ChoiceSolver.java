@@ -229,10 +229,10 @@ final class ChoiceSolver {
     level[v] = trailLim.size();
     reason[v] = why;
     trail.add(lit);
-    IntArrayList alt = g.alternative(vars[v], value);
+    int end = g.alternativeEnd(vars[v], value);
     int added = 0;
-    for (int i = 0; i < alt.size(); i++) {
-      int e = alt.getInt(i);
+    for (int i = g.alternativeStart(vars[v], value); i < end; i++) {
+      int e = g.alternativeEdge(i);
       int[] cycle = lifting.add(g, graph, e);
       if (cycle != null) {
         for (int k = 0; k < added; k++) {

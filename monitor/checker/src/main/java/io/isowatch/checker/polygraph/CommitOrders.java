@@ -39,7 +39,7 @@ final class CommitOrders {
       edges.add(e);
     }
     for (int c = 0; c < g.constraints(); c++) {
-      edges.addAll(g.alternative(c, lowerFirst[c]));
+      g.addAlternative(c, lowerFirst[c], edges);
     }
     ObjectArrayList<IntArrayList> dep = new ObjectArrayList<>();
     ObjectArrayList<IntArrayList> rw = new ObjectArrayList<>();

@@ -4,11 +4,13 @@ import io.isowatch.checker.history.CountedOutcomes;
 import io.isowatch.checker.history.History;
 import io.isowatch.checker.history.OpKind;
 import io.isowatch.checker.witness.EdgeType;
+import it.unimi.dsi.fastutil.bytes.ByteArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
+import java.util.Arrays;
 
 /**
  * The polygraph of a register history (Papadimitriou, JACM 1979; as built by Cobra, Tan et al.,
@@ -34,9 +36,26 @@ import it.unimi.dsi.fastutil.objects.ObjectArrayList;
  *
  * <p>Edges are stored column by column ({@link #from}, {@link #to}, {@link #type}, {@link #key},
  * {@link #value}, {@link #via}); the known ones are {@code 0..knownEdges()-1}. Constraint {@code c}'s
- * alternatives are edge lists {@link #alternative}{@code (c, first)}.
+ * alternatives are ranges of one index of edges ({@link #alternativeStart}, {@link #alternativeEnd},
+ * {@link #alternativeEdge}), made after the constraints' edges were counted ({@link #of}, {@link
+ * Budget}): a polygraph of 10^5 transactions holds tens of millions of them.
+ *
+ * <p>Over 400 lines: the build (known edges, the count, the constraints, their index) and the
+ * column accessors that every later stage reads are one structure; split, the columns would have to
+ * be passed around or exposed.
  */
 final class Polygraph {
+  /** Decides, from their size, whether the constraints are made. */
+  interface Budget {
+    /**
+     * @param constraintEdges the edges the constraints would hold, exactly
+     * @param writerPairs the pairs of writers of a common key, counted once per key (at least the
+     *     number of constraints, which coalesce a pair's keys)
+     * @return whether to make them
+     */
+    boolean allows(long constraintEdges, long writerPairs);
+  }
+
   /** Edge type: {@code so}. */
   static final byte SO = 0;
   /** Edge type: {@code wr}. */
@@ -53,7 +72,7 @@ final class Polygraph {
   private final int[] nodeOfTxn;
   private final IntArrayList from = new IntArrayList();
   private final IntArrayList to = new IntArrayList();
-  private final IntArrayList types = new IntArrayList();
+  private final ByteArrayList types = new ByteArrayList();
   private final IntArrayList keys = new IntArrayList();
   private final IntArrayList via = new IntArrayList();
   private final IntArrayList owner = new IntArrayList();
@@ -61,8 +80,12 @@ final class Polygraph {
   private int knownEdges;
   private final IntArrayList pairA = new IntArrayList();
   private final IntArrayList pairB = new IntArrayList();
-  private final ObjectArrayList<IntArrayList> aFirst = new ObjectArrayList<>();
-  private final ObjectArrayList<IntArrayList> bFirst = new ObjectArrayList<>();
+  /**
+   * Constraint {@code c}'s lower-first alternative is {@code alternativeEdges[altStart[2c] ..
+   * altStart[2c + 1])}, its other alternative the next range.
+   */
+  private int[] altStart;
+  private int[] alternativeEdges;
 
   private Polygraph(History history, int[] txnOfNode, int[] nodeOfTxn) {
     this.history = history;
@@ -72,15 +95,15 @@ final class Polygraph {
   }
 
   /**
-   * Builds the polygraph. Cost: O(ops + sum over keys of writers² · readers per write).
+   * Builds the polygraph. Cost: O(ops + sum over keys of writers² · readers per write). The edges
+   * of the constraints are counted before any is made, and the budget asked whether to make them.
    *
    * @param h a register history (list operations are ignored)
    * @param sessionOrder whether consecutive transactions of a session are ordered ({@code so})
-   * @param maxConstraintEdges stop adding constraints past this many edges in them
-   * @return the polygraph, or {@code null} if its constraints would hold more than {@code
-   *     maxConstraintEdges} edges
+   * @param budget told the size of the constraints before they are made
+   * @return the polygraph, or {@code null} if the budget refused its constraints
    */
-  static Polygraph of(History h, boolean sessionOrder, long maxConstraintEdges) {
+  static Polygraph of(History h, boolean sessionOrder, Budget budget) {
     int txns = h.txnCount();
     boolean[] committed = committed(h);
     int[] nodeOf = new int[txns];
@@ -92,7 +115,7 @@ final class Polygraph {
       }
     }
     Polygraph g = new Polygraph(h, nodes.toIntArray(), nodeOf);
-    return g.build(sessionOrder, maxConstraintEdges) ? g : null;
+    return g.build(sessionOrder, budget) ? g : null;
   }
 
   /**
@@ -116,7 +139,7 @@ final class Polygraph {
   }
 
 
-  private boolean build(boolean sessionOrder, long maxConstraintEdges) {
+  private boolean build(boolean sessionOrder, Budget budget) {
     History h = history;
     int n = txnOfNode.length;
     // Per key: the committed writers (node) and their final write's value, in node order.
@@ -196,18 +219,53 @@ final class Polygraph {
       }
     }
     knownEdges = from.size();
-    Long2IntOpenHashMap constraintOf = new Long2IntOpenHashMap();
-    constraintOf.defaultReturnValue(-1);
+    // the constraints' edges counted before any is made: a pair (a, b) of writers of k adds, for each
+    // of the two, its ww edge and an rw edge from each of its readers but the other one
     IntArrayList none = new IntArrayList();
+    long constraintEdges = 0;
+    long pairs = 0;
+    int[] writerOfKey = new int[n];
+    Arrays.fill(writerOfKey, -1);
+    for (int k = 0; k < h.keyCount(); k++) {
+      IntArrayList ws = writers.get(k);
+      int m = ws.size();
+      if (m < 2) {
+        continue;
+      }
+      pairs += (long) m * (m - 1) / 2;
+      for (int i = 0; i < m; i++) {
+        writerOfKey[ws.getInt(i)] = k;
+      }
+      long perWriter = 0;
+      long readersWriting = 0;
+      for (int i = 0; i < m; i++) {
+        IntArrayList rs = readersOf.getOrDefault(pack(ws.getInt(i), k), none);
+        perWriter += 1 + rs.size();
+        for (int r = 0; r < rs.size(); r++) {
+          if (writerOfKey[rs.getInt(r)] == k) {
+            readersWriting++;
+          }
+        }
+      }
+      constraintEdges += (m - 1) * perWriter - readersWriting;
+    }
+    if (!budget.allows(constraintEdges, pairs)) {
+      return false;
+    }
+    int edgeCapacity = Math.toIntExact(knownEdges + constraintEdges);
+    for (IntArrayList column : new IntArrayList[] {from, to, keys, via, owner}) {
+      column.ensureCapacity(edgeCapacity);
+    }
+    types.ensureCapacity(edgeCapacity);
+    values.ensureCapacity(edgeCapacity);
+    Long2IntOpenHashMap constraintOf = new Long2IntOpenHashMap((int) Math.min(pairs, 1 << 28));
+    constraintOf.defaultReturnValue(-1);
     for (int k = 0; k < h.keyCount(); k++) {
       IntArrayList ws = writers.get(k);
       for (int i = 0; i < ws.size(); i++) {
         for (int j = i + 1; j < ws.size(); j++) {
           int a = ws.getInt(i);
           int b = ws.getInt(j);
-          if (a == b) {
-            continue;
-          }
           int lo = Math.min(a, b);
           int hi = Math.max(a, b);
           long loValue = writtenValues.get(k).getLong(a == lo ? i : j);
@@ -218,32 +276,60 @@ final class Polygraph {
             constraintOf.put(pack(lo, hi), c);
             pairA.add(lo);
             pairB.add(hi);
-            aFirst.add(new IntArrayList());
-            bFirst.add(new IntArrayList());
           }
-          order(aFirst.get(c), c, lo, hi, k, loValue, readersOf.getOrDefault(pack(lo, k), none));
-          order(bFirst.get(c), c, hi, lo, k, hiValue, readersOf.getOrDefault(pack(hi, k), none));
-          if (from.size() - knownEdges > maxConstraintEdges) {
-            return false;
-          }
+          order(c, lo, hi, k, loValue, readersOf.getOrDefault(pack(lo, k), none));
+          order(c, hi, lo, k, hiValue, readersOf.getOrDefault(pack(hi, k), none));
         }
       }
     }
+    if (from.size() - knownEdges != constraintEdges) {
+      throw new IllegalStateException("the polygraph's constraints hold " + (from.size() - knownEdges)
+          + " edges, counted " + constraintEdges);
+    }
+    indexAlternatives();
     return true;
   }
 
+  /**
+   * Groups the constraints' edges by constraint and alternative ({@link #altStart}), each group in
+   * the order its edges were made (a counting sort, stable).
+   */
+  private void indexAlternatives() {
+    int c2 = 2 * pairA.size();
+    altStart = new int[c2 + 1];
+    int edges = from.size();
+    for (int e = knownEdges; e < edges; e++) {
+      altStart[slot(e) + 1]++;
+    }
+    for (int i = 0; i < c2; i++) {
+      altStart[i + 1] += altStart[i];
+    }
+    alternativeEdges = new int[edges - knownEdges];
+    int[] next = Arrays.copyOf(altStart, c2);
+    for (int e = knownEdges; e < edges; e++) {
+      alternativeEdges[next[slot(e)]++] = e;
+    }
+  }
+
+  /** @return {@code 2c} for an edge of constraint c's lower-first alternative, {@code 2c + 1} else */
+  private int slot(int e) {
+    int c = owner.getInt(e);
+    int earlier = types.getByte(e) == WW ? from.getInt(e) : via.getInt(e);
+    return 2 * c + (earlier == pairA.getInt(c) ? 0 : 1);
+  }
+
   /** {@code first}'s write of {@code k} precedes {@code second}'s: ww, and rw from first's readers. */
-  private void order(IntArrayList alt, int c, int first, int second, int k, long value, IntArrayList readers) {
-    alt.add(edge(first, second, WW, k, value, -1, c));
+  private void order(int c, int first, int second, int k, long value, IntArrayList readers) {
+    edge(first, second, WW, k, value, -1, c);
     for (int i = 0; i < readers.size(); i++) {
       int r = readers.getInt(i);
       if (r != second) {
-        alt.add(edge(r, second, RW, k, value, first, c));
+        edge(r, second, RW, k, value, first, c);
       }
     }
   }
 
-  private int edge(int u, int v, byte type, int key, long value, int viaNode, int constraint) {
+  private void edge(int u, int v, byte type, int key, long value, int viaNode, int constraint) {
     owner.add(constraint);
     from.add(u);
     to.add(v);
@@ -251,7 +337,6 @@ final class Polygraph {
     keys.add(key);
     values.add(value);
     via.add(viaNode);
-    return from.size() - 1;
   }
 
   private static long pack(int a, int b) {
@@ -295,12 +380,12 @@ final class Polygraph {
 
   /** @return {@link #SO}, {@link #WR}, {@link #WW} or {@link #RW} */
   byte type(int e) {
-    return (byte) types.getInt(e);
+    return types.getByte(e);
   }
 
   /** @return the edge's type as a witness names it */
   EdgeType edgeType(int e) {
-    return TYPES[types.getInt(e)];
+    return TYPES[types.getByte(e)];
   }
 
   /** @return the key of edge {@code e}, -1 for {@code so} */
@@ -334,11 +419,36 @@ final class Polygraph {
   }
 
   /**
+   * Where constraint {@code c}'s alternative lies in {@link #alternativeEdge}: from this index to
+   * {@link #alternativeEnd}.
+   *
    * @param lowerFirst {@code true} for the alternative in which {@link #first}'s writes precede
    *     {@link #second}'s
-   * @return the edges of that alternative (do not modify)
    */
-  IntArrayList alternative(int c, boolean lowerFirst) {
-    return lowerFirst ? aFirst.get(c) : bFirst.get(c);
+  int alternativeStart(int c, boolean lowerFirst) {
+    return altStart[2 * c + (lowerFirst ? 0 : 1)];
+  }
+
+  /** @return the end (exclusive) of the alternative that {@link #alternativeStart} begins */
+  int alternativeEnd(int c, boolean lowerFirst) {
+    return altStart[2 * c + (lowerFirst ? 1 : 2)];
+  }
+
+  /** @return the edge at index {@code i} of the alternatives' edges (see {@link #alternativeStart}) */
+  int alternativeEdge(int i) {
+    return alternativeEdges[i];
+  }
+
+  /**
+   * Adds the edges of constraint {@code c}'s alternative to {@code out}.
+   *
+   * @return {@code out}
+   */
+  IntArrayList addAlternative(int c, boolean lowerFirst, IntArrayList out) {
+    int end = alternativeEnd(c, lowerFirst);
+    for (int i = alternativeStart(c, lowerFirst); i < end; i++) {
+      out.add(alternativeEdges[i]);
+    }
+    return out;
   }
 }

@@ -31,8 +31,21 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 public final class PolygraphChecker implements Checker {
   /** Default budget: conflicts of the search. */
   public static final long DEFAULT_MAX_CONFLICTS = 200_000;
-  /** Default budget: edges in the constraints (memory). */
+  /**
+   * Default budget: edges in the constraints. Whatever this says, the constraints are not made when
+   * the search would need more than the JVM's heap (three times {@link #bytes}); either way the
+   * answer is {@link Verdict#UNKNOWN} with the size, before any is made.
+   */
   public static final long DEFAULT_MAX_CONSTRAINT_EDGES = 50_000_000;
+  private static final long BYTES_PER_EDGE = 37;
+  private static final long BYTES_PER_PAIR = 64;
+  /**
+   * The heap a search needs per byte of its constraints ({@link #bytes}): pruning's rejected cycles
+   * and the graph of adopted edges come on top. Measured on the 10^5-transaction register history
+   * of docs/PERFORMANCE.md ("the polygraph's memory"): constraints of about 2,098 MiB ran out of a
+   * 4,551 MiB heap (2.2 times) after 154 s and were searched to the end in a 5,461 MiB heap (2.6 times).
+   */
+  private static final long HEAP_PER_CONSTRAINT_BYTE = 3;
 
   private final Level level;
   private final boolean sessionOrder;
@@ -115,10 +128,22 @@ public final class PolygraphChecker implements Checker {
             + " reads (Adya's phenomena decide it), not searched", Stats.NONE);
       }
     }
-    Polygraph g = Polygraph.of(h, sessionOrder, maxConstraintEdges);
+    long[] size = new long[2];
+    long heap = Runtime.getRuntime().maxMemory();
+    Polygraph g = Polygraph.of(h, sessionOrder, (edges, pairs) -> {
+      size[0] = edges;
+      size[1] = pairs;
+      return edges <= maxConstraintEdges && HEAP_PER_CONSTRAINT_BYTE * bytes(edges, pairs) <= heap;
+    });
     if (g == null) {
-      return PolygraphAnswer.unknown(level, "the polygraph's constraints would hold more than "
-          + maxConstraintEdges + " edges (the budget)", Stats.NONE);
+      long needed = HEAP_PER_CONSTRAINT_BYTE * bytes(size[0], size[1]);
+      return PolygraphAnswer.unknown(level, size[0] > maxConstraintEdges
+          ? "the polygraph's constraints would hold " + size[0] + " edges, more than its budget of "
+              + maxConstraintEdges
+          : "the polygraph's constraints would hold " + size[0] + " edges, about " + (bytes(size[0], size[1]) >> 20)
+              + " MiB, and its search about " + HEAP_PER_CONSTRAINT_BYTE + " times that, more than the JVM's heap ("
+              + (heap >> 20) + " MiB): give the JVM more, e.g. ISOWATCH_JAVA_OPTS=-Xmx"
+              + ((needed + needed / 10 + (1L << 30) - 1) >> 30) + "g, or check a shorter history", Stats.NONE);
     }
     Lifting lifting = level == Level.SERIALIZABLE ? Lifting.SERIALIZABLE : Lifting.SNAPSHOT_ISOLATION;
     Decision d = Decision.run(g, lifting, null, prune, maxConflicts);
@@ -145,6 +170,19 @@ public final class PolygraphChecker implements Checker {
         }
         return PolygraphAnswer.consistent(level, order, stats);
     }
+  }
+
+  /**
+   * What a polygraph of this size takes on the heap, about, while it is searched: per constraint
+   * edge its columns and its place in an alternative (37 bytes), per pair of writers the pair, its
+   * entry in the table that coalesces pairs, its alternatives' bounds and the search's per-constraint
+   * arrays (64 bytes, an upper bound as pairs coalesce). Measured: docs/PERFORMANCE.md, "the
+   * polygraph's memory".
+   *
+   * @return bytes
+   */
+  static long bytes(long constraintEdges, long writerPairs) {
+    return constraintEdges * BYTES_PER_EDGE + writerPairs * BYTES_PER_PAIR;
   }
 
   /**

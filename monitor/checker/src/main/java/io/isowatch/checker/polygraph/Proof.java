@@ -167,9 +167,9 @@ public record Proof(Kind kind, List<Order> core, List<Step> steps, List<Case> ca
         int a = g.txn(g.first(c));
         int b = g.txn(g.second(c));
         orders.add(lowerFirst ? new Order(a, b) : new Order(b, a));
-        IntArrayList alt = g.alternative(c, lowerFirst);
-        for (int k = 0; k < alt.size() && cycle == null; k++) {
-          cycle = lifting.add(g, graph, alt.getInt(k));
+        int end = g.alternativeEnd(c, lowerFirst);
+        for (int k = g.alternativeStart(c, lowerFirst); k < end && cycle == null; k++) {
+          cycle = lifting.add(g, graph, g.alternativeEdge(k));
         }
       }
       if (cycle == null) {

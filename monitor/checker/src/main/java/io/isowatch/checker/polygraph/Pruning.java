@@ -90,9 +90,9 @@ final class Pruning {
    *     is not changed (a cycle that only several of its edges close together is left to the search)
    */
   private int[] trial(int c, boolean side) {
-    IntArrayList alt = g.alternative(c, side);
-    for (int i = 0; i < alt.size(); i++) {
-      int[] cycle = lifting.wouldClose(g, graph, alt.getInt(i));
+    int end = g.alternativeEnd(c, side);
+    for (int i = g.alternativeStart(c, side); i < end; i++) {
+      int[] cycle = lifting.wouldClose(g, graph, g.alternativeEdge(i));
       if (cycle != null) {
         return cycle;
       }
@@ -113,7 +113,7 @@ final class Pruning {
     IntArrayList edges = new IntArrayList();
     for (int i = 0; i < batch.size(); i++) {
       int c = batch.getInt(i);
-      edges.addAll(g.alternative(c, decided[c] == 1));
+      g.addAlternative(c, decided[c] == 1, edges);
     }
     int[] cycle = lifting.addAll(g, graph, edges);
     if (cycle == null) {

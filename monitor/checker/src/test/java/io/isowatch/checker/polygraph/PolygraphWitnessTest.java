@@ -89,4 +89,27 @@ class PolygraphWitnessTest {
         "rw: T1 read y = init and so did not see T2's write of 2",
         "rw: T2 read x = init and so did not see T1's write of 1");
   }
+
+  /**
+   * Three read-modify-writes of x in a chain: the three pairs of writers hold 8 constraint edges (each
+   * pair's two ww edges, and an rw edge from each reader of the earlier write but the later writer:
+   * T2 -> T1 when T2 goes first, T1's reader T2 -> T3 when T1 precedes T3), counted before they are made.
+   */
+  @Test
+  void theConstraintsAreCountedAgainstTheBudgetBeforeTheyAreMade() {
+    History h = new History();
+    int x = h.key("x");
+    long seen = INIT;
+    for (int t = 1; t <= 3; t++) {
+      h.beginTxn(h.session("s" + t), t);
+      h.read(x, seen);
+      h.write(x, t);
+      h.end(TxnStatus.COMMITTED);
+      seen = t;
+    }
+    CheckResult refused = new PolygraphChecker(Level.SERIALIZABLE, true, 100, 7).check(h);
+    assertThat(refused.verdict()).isEqualTo(Verdict.UNKNOWN);
+    assertThat(refused.reason()).isEqualTo("the polygraph's constraints would hold 8 edges, more than its budget of 7");
+    assertThat(new PolygraphChecker(Level.SERIALIZABLE, true, 100, 8).check(h).verdict()).isEqualTo(Verdict.CONSISTENT);
+  }
 }
