@@ -6,6 +6,7 @@ import io.isowatch.checker.LevelVerdicts;
 import io.isowatch.checker.format.HistoryFiles;
 import io.isowatch.checker.format.HistoryFormat;
 import io.isowatch.checker.format.HistoryFormatException;
+import io.isowatch.checker.level.Level;
 import io.isowatch.checker.history.History;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -60,13 +61,23 @@ public final class CheckRunner {
       return runInMemory(request);
     } catch (OutOfMemoryError e) {
       // the arrays of the load or of a check are unreachable once the stack has unwound to here
-      err.println("isowatch check: " + request.file() + ": out of memory (the JVM's heap is at most "
-          + (Runtime.getRuntime().maxMemory() >> 20) + " MiB); causal consistency needs memory for"
-          + " transactions x sessions (docs/PERFORMANCE.md): give the JVM more, e.g."
-          + " ISOWATCH_JAVA_OPTS=-Xmx16g, or check weaker levels with --level");
+      err.println("isowatch check: " + request.file() + ": " + outOfMemory(e));
       err.flush();
       return ExitCode.INTERNAL_ERROR;
     }
+  }
+
+  /** @return what ran out of memory, and what to do: a larger heap, or fewer levels */
+  static String outOfMemory(OutOfMemoryError e) {
+    String heap = " (the JVM's heap is at most " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB)";
+    String more = ": give the JVM more, e.g. ISOWATCH_JAVA_OPTS=-Xmx16g";
+    if (!(e instanceof CheckSchedule.CheckOutOfMemoryError c)) {
+      return "out of memory while reading the history" + heap + more;
+    }
+    boolean causal = c.check().model() == LevelPlan.Model.AXIOMATIC && c.check().level() == Level.CAUSAL;
+    return c.getMessage() + heap
+        + (causal ? "; causal consistency needs memory for transactions x sessions (docs/PERFORMANCE.md)" : "")
+        + more + ", or check weaker levels with --level";
   }
 
   private int runInMemory(CheckRequest request) {

@@ -44,9 +44,17 @@ class CheckCommandTest {
     String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     assertThat(p.waitFor()).isEqualTo(ExitCode.INTERNAL_ERROR);
     assertThat(err).matches(java.util.regex.Pattern.quote("isowatch check: " + file
-        + ": out of memory (the JVM's heap is at most ") + "\\d+" + java.util.regex.Pattern.quote(" MiB); causal"
+        + ": out of memory in the causal check (the JVM's heap is at most ") + "\\d+" + java.util.regex.Pattern.quote(" MiB); causal"
         + " consistency needs memory for transactions x sessions (docs/PERFORMANCE.md): give the JVM more, e.g."
         + " ISOWATCH_JAVA_OPTS=-Xmx16g, or check weaker levels with --level") + "\\R");
+  }
+
+  /** Running out of heap before any check ran is said to be the reading of the history. */
+  @Test
+  void runningOutOfHeapWhileReadingSaysSo() {
+    assertThat(CheckRunner.outOfMemory(new OutOfMemoryError("Java heap space")))
+        .matches(java.util.regex.Pattern.quote("out of memory while reading the history (the JVM's heap is at most ")
+            + "\\d+" + java.util.regex.Pattern.quote(" MiB): give the JVM more, e.g. ISOWATCH_JAVA_OPTS=-Xmx16g"));
   }
 
   @Test

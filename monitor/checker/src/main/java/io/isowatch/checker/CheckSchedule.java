@@ -69,6 +69,7 @@ public final class CheckSchedule {
    * @param listener told of each outcome as it is known (called from the lanes' threads)
    * @return one outcome per check, index by index
    * @throws RuntimeException what a checker threw
+   * @throws CheckOutOfMemoryError when the heap ran out in a check, naming it
    */
   public static List<Outcome> run(History history, List<LevelPlan.Check> checks,
       Function<LevelPlan.Check, Checker> checker, Listener listener) {
@@ -183,7 +184,33 @@ public final class CheckSchedule {
 
   private static Outcome timed(History history, LevelPlan.Check c, Function<LevelPlan.Check, Checker> checker) {
     long start = System.nanoTime();
-    CheckResult r = checker.apply(c).check(history);
+    CheckResult r;
+    try {
+      r = checker.apply(c).check(history);
+    } catch (OutOfMemoryError e) {
+      // the check's working set is unreachable from here on, so this small error can be made
+      throw new CheckOutOfMemoryError(c, e);
+    }
     return new Outcome(c, r, (System.nanoTime() - start) / 1_000_000, null);
+  }
+
+  /**
+   * The heap ran out while a check ran: names the check (with two lanes, the other lane's working
+   * set shares the heap, so the check named is where it ran out, not necessarily what filled it).
+   */
+  public static final class CheckOutOfMemoryError extends OutOfMemoryError {
+    private static final long serialVersionUID = 1L;
+    private final transient LevelPlan.Check check;
+
+    CheckOutOfMemoryError(LevelPlan.Check check, OutOfMemoryError cause) {
+      super("out of memory in the " + check.label() + " check");
+      this.check = check;
+      initCause(cause);
+    }
+
+    /** @return the check that was running when the heap ran out */
+    public LevelPlan.Check check() {
+      return check;
+    }
   }
 }

@@ -65,6 +65,34 @@ class CheckSchedulePropertyTest {
     assertThat(LevelPlan.implies(rc, pl1, true)).isFalse();
   }
 
+  /**
+   * A check that runs out of heap, here the polygraph's on the second lane beside an axiomatic one,
+   * is named in the error that comes out of the schedule, which carries the heap's own error.
+   */
+  @Test
+  void aCheckThatRunsOutOfHeapIsNamed() {
+    History h = SmallRegisterHistories.generate(1);
+    LevelPlan.Check rc = new LevelPlan.Check(LevelPlan.Model.AXIOMATIC, Level.READ_COMMITTED);
+    LevelPlan.Check si = new LevelPlan.Check(LevelPlan.Model.POLYGRAPH, Level.SNAPSHOT_ISOLATION);
+    OutOfMemoryError heap = new OutOfMemoryError("Java heap space");
+    Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> CheckSchedule.run(h, List.of(rc, si),
+        c -> c == si ? new Checker() {
+          @Override
+          public Level level() {
+            return si.level();
+          }
+
+          @Override
+          public CheckResult check(History history) {
+            throw heap;
+          }
+        } : c.batch(true), o -> { }));
+    assertThat(thrown).isInstanceOf(CheckSchedule.CheckOutOfMemoryError.class)
+        .hasMessage("out of memory in the snapshot-isolation (polygraph) check")
+        .hasCause(heap);
+    assertThat(((CheckSchedule.CheckOutOfMemoryError) thrown).check()).isEqualTo(si);
+  }
+
   private static void compare(History h, String name, Map<String, Integer> implied) {
     List<LevelPlan.Check> checks = LevelPlan.checks(List.of(Level.values()), LevelPlan.hasListAppend(h));
     List<CheckSchedule.Outcome> outcomes = CheckSchedule.run(h, checks, c -> c.batch(true), o -> { });
